@@ -1,0 +1,15 @@
+//! A chess engine on shakmaty whose every knob is a named parameter.
+//!
+//! - [`params`]: the one registry of tunable values (evaluation weights and search knobs).
+//! - [`eval`]: tapered, linear evaluation and its feature trace.
+//! - [`search`]: iterative-deepening alpha-beta with quiescence search.
+//! - [`uci`]: the UCI protocol loop; [`bench`]: OpenBench's fixed-depth node count.
+
+pub mod bench;
+pub mod eval;
+pub mod params;
+pub mod search;
+pub mod uci;
+
+pub use params::Params;
+pub use search::{Clock, Limits, Score, SearchInfo, SearchResult, Searcher};

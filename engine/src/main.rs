@@ -1,0 +1,3 @@
+fn main() {
+    eprintln!("engine: UCI loop not written yet");
+}

@@ -1,0 +1,134 @@
+//! The evaluation's features: each is one term whose weight the tuner can fit.
+//!
+//! The evaluation is linear in its weights: `eval = Σ coefficient(f) · weight(f)`, where a
+//! tapered feature's weight blends its `_mg` and `_eg` parameters by game phase. The constants
+//! below are the first feature id of each block; blocks of several entries are indexed as noted.
+
+use shakmaty::{Role, Square};
+
+/// Index of an evaluation feature.
+pub type FeatureId = usize;
+
+/// Piece values, indexed by `role as usize - 1` for pawn..queen (the king has none).
+pub const MATERIAL: FeatureId = 0;
+/// Piece-square tables, `PST + 64 * (role as usize - 1) + square`, squares from White's view
+/// (a1 = 0); Black's pieces read the vertically flipped square.
+pub const PST: FeatureId = MATERIAL + 5;
+/// Knight mobility by number of reachable squares (0..=8).
+pub const MOBILITY_KNIGHT: FeatureId = PST + 6 * 64;
+/// Bishop mobility (0..=13).
+pub const MOBILITY_BISHOP: FeatureId = MOBILITY_KNIGHT + 9;
+/// Rook mobility (0..=14).
+pub const MOBILITY_ROOK: FeatureId = MOBILITY_BISHOP + 14;
+/// Queen mobility (0..=27).
+pub const MOBILITY_QUEEN: FeatureId = MOBILITY_ROOK + 15;
+/// Passed pawn by relative rank, `PASSED_PAWN + rank - 1` for ranks 2..=7 (index 0..=5).
+pub const PASSED_PAWN: FeatureId = MOBILITY_QUEEN + 28;
+/// A pawn with another pawn of the same colour ahead of it on its file.
+pub const DOUBLED_PAWN: FeatureId = PASSED_PAWN + 6;
+/// A pawn with no pawn of its colour on the adjacent files.
+pub const ISOLATED_PAWN: FeatureId = DOUBLED_PAWN + 1;
+/// Two or more bishops.
+pub const BISHOP_PAIR: FeatureId = ISOLATED_PAWN + 1;
+/// A rook on a file without pawns.
+pub const ROOK_OPEN_FILE: FeatureId = BISHOP_PAIR + 1;
+/// A rook on a file without own pawns but with enemy pawns.
+pub const ROOK_SEMI_OPEN_FILE: FeatureId = ROOK_OPEN_FILE + 1;
+/// Own pawns shielding the king (on the king's and adjacent files, one or two ranks ahead).
+pub const KING_SHELTER: FeatureId = ROOK_SEMI_OPEN_FILE + 1;
+/// Open files (no own pawn) on or next to the king.
+pub const KING_OPEN_FILE: FeatureId = KING_SHELTER + 1;
+/// Attacks on the squares around the enemy king, per attacking role: knight, bishop, rook, queen.
+pub const KING_ATTACK: FeatureId = KING_OPEN_FILE + 1;
+/// The side to move's bonus.
+pub const TEMPO: FeatureId = KING_ATTACK + 4;
+/// Number of tapered features (two parameters each).
+pub const TAPERED_FEATURES: usize = TEMPO + 1;
+
+/// K+piece vs K without pawns: weight per step the winning king is closer than 7 to the losing
+/// king (Chebyshev distance), so the winner brings its king over.
+pub const KING_DISTANCE: FeatureId = TAPERED_FEATURES;
+/// K+piece vs K: bonus by the losing king's distance to the nearest edge (index 0 = on the
+/// edge .. 3 = in the centre), so the winner drives it to the edge.
+pub const MATE_EDGE: FeatureId = KING_DISTANCE + 1;
+/// Number of features in all.
+pub const TOTAL_FEATURES: usize = MATE_EDGE + 4;
+/// Number of flat (untapered) features, one parameter each.
+pub const FLAT_FEATURES: usize = TOTAL_FEATURES - TAPERED_FEATURES;
+
+const ROLES: [&str; 6] = ["pawn", "knight", "bishop", "rook", "queen", "king"];
+
+/// Name of the role as used in parameter names.
+pub fn role_name(role: Role) -> &'static str {
+    ROLES[role as usize - 1]
+}
+
+/// The feature's base name (tapered features add `_mg` / `_eg` to form parameter names).
+pub fn name(f: FeatureId) -> String {
+    let block = |start: FeatureId, prefix: &str| format!("{prefix}_{}", f - start);
+    match f {
+        _ if f < PST => format!("material_{}", ROLES[f - MATERIAL]),
+        _ if f < MOBILITY_KNIGHT => {
+            let i = f - PST;
+            let square = Square::new((i % 64) as u32);
+            format!("pst_{}_{square}", ROLES[i / 64])
+        }
+        _ if f < MOBILITY_BISHOP => block(MOBILITY_KNIGHT, "mobility_knight"),
+        _ if f < MOBILITY_ROOK => block(MOBILITY_BISHOP, "mobility_bishop"),
+        _ if f < MOBILITY_QUEEN => block(MOBILITY_ROOK, "mobility_rook"),
+        _ if f < PASSED_PAWN => block(MOBILITY_QUEEN, "mobility_queen"),
+        _ if f < DOUBLED_PAWN => format!("passed_pawn_rank{}", f - PASSED_PAWN + 2),
+        DOUBLED_PAWN => "doubled_pawn".into(),
+        ISOLATED_PAWN => "isolated_pawn".into(),
+        BISHOP_PAIR => "bishop_pair".into(),
+        ROOK_OPEN_FILE => "rook_open_file".into(),
+        ROOK_SEMI_OPEN_FILE => "rook_semi_open_file".into(),
+        KING_SHELTER => "king_shelter".into(),
+        KING_OPEN_FILE => "king_open_file".into(),
+        _ if f < TEMPO => format!("king_attack_{}", ROLES[f - KING_ATTACK + 1]),
+        TEMPO => "tempo".into(),
+        KING_DISTANCE => "king_distance_factor".into(),
+        _ if f < TOTAL_FEATURES => block(MATE_EDGE, "mate_edge"),
+        _ => panic!("feature {f} out of range"),
+    }
+}
+
+/// Allowed range of the feature's weights.
+pub fn range(f: FeatureId) -> (i32, i32) {
+    match f {
+        _ if f < PST => (0, 3000),
+        KING_DISTANCE => (0, 200),
+        _ if f >= MATE_EDGE => (-500, 500),
+        _ => (-1000, 1000),
+    }
+}
+
+/// Whether the feature belongs to a large table (hidden from the default UCI option listing).
+pub fn is_table(f: FeatureId) -> bool {
+    (PST..PASSED_PAWN).contains(&f)
+}
+
+/// A short heading for a parameter name, used to group lines in parameter files.
+pub fn group(param_name: &str) -> &'static str {
+    const GROUPS: [&str; 8] = [
+        "material",
+        "pst_pawn",
+        "pst_knight",
+        "pst_bishop",
+        "pst_rook",
+        "pst_queen",
+        "pst_king",
+        "mobility",
+    ];
+    GROUPS
+        .iter()
+        .find(|g| param_name.starts_with(*g))
+        .copied()
+        .unwrap_or(
+            if param_name.starts_with("king_distance") || param_name.starts_with("mate_edge") {
+                "mating K+piece vs K"
+            } else {
+                "pawns, pieces and king"
+            },
+        )
+}

@@ -1,0 +1,1 @@
+//! Opening books: reading EPD and PGN books, and making the project's own.

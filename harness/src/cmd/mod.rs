@@ -1,0 +1,9 @@
+//! Command-line front ends: each file parses one subcommand's options and calls the library.
+
+pub mod bench;
+pub mod book;
+pub mod datagen;
+pub mod elo;
+pub mod report;
+pub mod run_match;
+pub mod tune;

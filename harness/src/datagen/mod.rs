@@ -1,0 +1,1 @@
+//! Self-play generation of labelled positions for the tuner.

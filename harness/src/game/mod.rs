@@ -1,0 +1,2 @@
+//! One game between two players: players (in-process and UCI), clocks, adjudication and
+//! how a game ends.

@@ -1,0 +1,35 @@
+//! The `harness` library: everything behind the `harness` command, so tests can call it.
+//!
+//! Architecture (each folder one concern):
+//! - [`stats`]: Elo, pentanomial counts, SPRT; knows nothing of chess.
+//! - [`book`]: opening books.
+//! - [`game`]: one game between two players (in-process or UCI), clocks, adjudication.
+//! - [`tournament`]: many games in parallel from a book, SPRT stop, resume.
+//! - [`output`]: games.csv, games.pgn, configuration and summary files.
+//! - [`tune`] and [`datagen`]: Texel tuning and its training data.
+//! - [`report`]: match reports with plots.
+//! - [`cmd`]: the command-line front ends of the above.
+
+pub mod book;
+pub mod cli;
+pub mod cmd;
+pub mod datagen;
+pub mod game;
+pub mod output;
+pub mod report;
+pub mod stats;
+pub mod tournament;
+pub mod tune;
+
+/// An error in what the user asked for (bad option, malformed input); exits with code 2.
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub struct UsageError(pub String);
+
+/// Returns early with a [`UsageError`].
+#[macro_export]
+macro_rules! usage_bail {
+    ($($arg:tt)*) => {
+        return Err(anyhow::Error::new($crate::UsageError(format!($($arg)*))))
+    };
+}

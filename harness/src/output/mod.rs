@@ -1,0 +1,1 @@
+//! What a run writes: games.csv, games.pgn, the configuration and summary.json.

@@ -1,0 +1,1 @@
+//! Match reports: report.md and a self-contained report.html with plots.

@@ -1,0 +1,1 @@
+//! Match statistics: Elo, pentanomial counts and the SPRT. Knows nothing of chess.

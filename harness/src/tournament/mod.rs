@@ -1,0 +1,1 @@
+//! Matchmaking: game pairs from a book, parallel play, SPRT stop and resume.

@@ -1,0 +1,1 @@
+//! Texel tuning: data sets, compact traces, the scaling constant K and the optimisers.
