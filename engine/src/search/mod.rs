@@ -122,16 +122,16 @@ impl Searcher {
         self.nodes = 0;
         let depth = limits.depth.unwrap_or(2).min(2);
         let moves = root.legal_moves();
-        let mut best = (i32::MIN, moves.first().cloned());
+        let mut best = (i32::MIN, moves.first().copied());
         for m in &moves {
             if stop.load(Ordering::Relaxed) {
                 break;
             }
             let mut child = root.clone();
-            child.play_unchecked(m.clone());
+            child.play_unchecked(*m);
             let score = -self.negamax(&child, depth.saturating_sub(1));
             if score > best.0 {
-                best = (score, Some(m.clone()));
+                best = (score, Some(*m));
             }
         }
         let info = SearchInfo {
@@ -141,7 +141,7 @@ impl Searcher {
             nodes: self.nodes,
             time: start.elapsed(),
             hashfull: 0,
-            pv: best.1.iter().cloned().collect(),
+            pv: best.1.into_iter().collect(),
         };
         on_iteration(&info);
         SearchResult {
@@ -167,7 +167,7 @@ impl Searcher {
         let mut best = i32::MIN + 1;
         for m in &moves {
             let mut child = pos.clone();
-            child.play_unchecked(m.clone());
+            child.play_unchecked(*m);
             best = best.max(-self.negamax(&child, depth - 1));
         }
         best
