@@ -1,8 +1,23 @@
 use std::process::ExitCode;
 
+/// `harness bench match|tune`: throughput and speed measurements (README figures).
 #[derive(Debug, clap::Args)]
-pub struct BenchArgs {}
+pub struct BenchArgs {
+    #[command(subcommand)]
+    pub what: BenchWhat,
+}
 
-pub fn run(_args: BenchArgs) -> anyhow::Result<ExitCode> {
-    anyhow::bail!("not implemented yet")
+#[derive(Debug, clap::Subcommand)]
+pub enum BenchWhat {
+    /// Games per second at fixed nodes, and the harness's own overhead per game.
+    Match(super::bench_match::MatchBenchArgs),
+    /// Tuner speed: cost-plus-gradient passes per second and memory per position.
+    Tune(super::bench_tune::TuneBenchArgs),
+}
+
+pub fn run(args: BenchArgs) -> anyhow::Result<ExitCode> {
+    match args.what {
+        BenchWhat::Match(a) => super::bench_match::run(a),
+        BenchWhat::Tune(a) => super::bench_tune::run(a),
+    }
 }

@@ -1,6 +1,8 @@
 //! Command-line front ends: each file parses one subcommand's options and calls the library.
 
 pub mod bench;
+pub mod bench_match;
+pub mod bench_tune;
 pub mod book;
 pub mod datagen;
 pub mod elo;
