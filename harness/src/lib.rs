@@ -4,6 +4,7 @@
 //! - [`stats`]: Elo, pentanomial counts, SPRT; knows nothing of chess.
 //! - [`book`]: opening books.
 //! - [`game`]: one game between two players (in-process or UCI), clocks, adjudication.
+//! - [`uci`]: external engines over the UCI protocol (processes, faults).
 //! - [`tournament`]: many games in parallel from a book, SPRT stop, resume.
 //! - [`output`]: games.csv, games.pgn, configuration and summary files.
 //! - [`tune`] and [`datagen`]: Texel tuning and its training data.
@@ -20,6 +21,7 @@ pub mod report;
 pub mod stats;
 pub mod tournament;
 pub mod tune;
+pub mod uci;
 
 /// An error in what the user asked for (bad option, malformed input); exits with code 2.
 #[derive(Debug, thiserror::Error)]

@@ -1,0 +1,347 @@
+//! An external UCI engine as a match uses it: start with the handshake and options, new game,
+//! search a position with limits and a deadline, restart after a fault.
+
+use std::time::{Duration, Instant};
+
+use engine::search::Limits;
+use shakmaty::fen::Fen;
+use shakmaty::uci::UciMove;
+use shakmaty::{Chess, EnPassantMode, Move, Position};
+
+use super::fault::{FaultKind, UciError, UciFault};
+use super::process::{EngineCommand, EngineProcess, ReadError};
+use super::protocol::{self, EngineLine, InfoLine, OptionKind, UciOptionSpec};
+
+/// How an external engine is run.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UciEngineConfig {
+    /// The engine's name in the match (used in messages).
+    pub name: String,
+    pub command: EngineCommand,
+    /// `setoption` pairs sent after the handshake, in this order.
+    pub options: Vec<(String, String)>,
+    /// Longest wait for `uciok` after start.
+    pub startup_timeout: Duration,
+    /// Longest wait for `readyok` after `isready`.
+    pub ready_timeout: Duration,
+    /// After a missed deadline, how long the engine gets to answer `stop` before it is killed.
+    pub stop_grace: Duration,
+}
+
+impl UciEngineConfig {
+    /// A configuration with the default timeouts (10 s start-up, 10 s ready, 1 s after stop).
+    pub fn new(name: impl Into<String>, command: EngineCommand) -> Self {
+        UciEngineConfig {
+            name: name.into(),
+            command,
+            options: Vec::new(),
+            startup_timeout: Duration::from_secs(10),
+            ready_timeout: Duration::from_secs(10),
+            stop_grace: Duration::from_secs(1),
+        }
+    }
+}
+
+/// The engine's answer to `go`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SearchReply {
+    pub best_move: Move,
+    pub ponder: Option<String>,
+    /// The last `info` line with a score (of the first PV line), if any.
+    pub info: Option<InfoLine>,
+    /// Time from sending `go` to reading `bestmove`, as the harness's clock counts it.
+    pub elapsed: Duration,
+}
+
+/// A running external engine. Dropping it sends `quit` and kills the process if needed.
+pub struct UciEngine {
+    config: UciEngineConfig,
+    process: Option<EngineProcess>,
+    id_name: Option<String>,
+    id_author: Option<String>,
+    options: Vec<UciOptionSpec>,
+}
+
+impl UciEngine {
+    /// Starts the engine: `uci` handshake, the configured options, `isready`.
+    pub fn start(config: UciEngineConfig) -> Result<Self, UciError> {
+        let mut engine = UciEngine {
+            config,
+            process: None,
+            id_name: None,
+            id_author: None,
+            options: Vec::new(),
+        };
+        engine.launch()?;
+        Ok(engine)
+    }
+
+    /// Kills the current process (if any) and starts a fresh one with the same configuration.
+    pub fn restart(&mut self) -> Result<(), UciError> {
+        if let Some(mut process) = self.process.take() {
+            process.kill();
+        }
+        self.launch()
+    }
+
+    /// False after a fault that killed the process; [`restart`](Self::restart) brings it back.
+    pub fn is_running(&self) -> bool {
+        self.process.is_some()
+    }
+
+    pub fn config(&self) -> &UciEngineConfig {
+        &self.config
+    }
+
+    /// The engine's `id name`.
+    pub fn id_name(&self) -> Option<&str> {
+        self.id_name.as_deref()
+    }
+
+    /// The engine's `id author`.
+    pub fn id_author(&self) -> Option<&str> {
+        self.id_author.as_deref()
+    }
+
+    /// The options the engine declared in its `uci` answer.
+    pub fn options(&self) -> &[UciOptionSpec] {
+        &self.options
+    }
+
+    /// The process id, while running.
+    pub fn pid(&self) -> Option<u32> {
+        self.process.as_ref().map(EngineProcess::pid)
+    }
+
+    /// Sends `setoption`, checking the name and value against the engine's declarations.
+    /// Option names match without regard to case, as the UCI protocol asks.
+    pub fn set_option(&mut self, name: &str, value: &str) -> Result<(), UciError> {
+        let spec = self
+            .options
+            .iter()
+            .find(|o| o.name.eq_ignore_ascii_case(name))
+            .ok_or_else(|| UciError::UnknownOption {
+                engine: self.config.name.clone(),
+                name: name.to_string(),
+                known: self.options.iter().map(|o| o.name.clone()).collect(),
+            })?;
+        spec.check_value(value)
+            .map_err(|message| UciError::BadOptionValue {
+                engine: self.config.name.clone(),
+                message,
+            })?;
+        let value = (spec.kind != OptionKind::Button).then_some(value);
+        let command = protocol::setoption_command(&spec.name, value);
+        self.send(&command)
+    }
+
+    /// `ucinewgame` followed by `isready`.
+    pub fn new_game(&mut self) -> Result<(), UciError> {
+        self.send("ucinewgame")?;
+        self.ensure_ready()
+    }
+
+    /// `isready`, waiting for `readyok` up to the ready timeout (else the engine stalls).
+    pub fn ensure_ready(&mut self) -> Result<(), UciError> {
+        self.send("isready")?;
+        let deadline = Instant::now() + self.config.ready_timeout;
+        loop {
+            match self.read_line(deadline, "waiting for readyok")? {
+                Some(EngineLine::ReadyOk) => return Ok(()),
+                Some(_) => {}
+                None => {
+                    let waited = self.config.ready_timeout;
+                    return Err(self
+                        .fail_killed(FaultKind::Stalled, format!("no readyok within {waited:?}")));
+                }
+            }
+        }
+    }
+
+    /// Searches the position reached by `moves` from `start` with `limits`, waiting for
+    /// `bestmove` up to `timeout` (the clock plus the margin). The move is checked for
+    /// legality. On a missed deadline the engine is sent `stop`; the fault says whether it
+    /// then answered (still usable) or was killed.
+    pub fn go(
+        &mut self,
+        start: &Chess,
+        moves: &[Move],
+        limits: &Limits,
+        timeout: Duration,
+    ) -> Result<SearchReply, UciError> {
+        let mut current = start.clone();
+        for m in moves {
+            current.play_unchecked(*m);
+        }
+        self.send(&protocol::position_command(start, moves))?;
+        self.send(&protocol::go_command(limits))?;
+        let sent = Instant::now();
+        let deadline = sent + timeout;
+        let mut info: Option<InfoLine> = None;
+        loop {
+            match self.read_line(deadline, "thinking")? {
+                Some(EngineLine::Info(line)) => {
+                    if line.score.is_some() && line.multipv.is_none_or(|k| k == 1) {
+                        info = Some(line);
+                    }
+                }
+                Some(EngineLine::BestMove { best, ponder }) => {
+                    let elapsed = sent.elapsed();
+                    let best_move = self.check_move(&current, &best)?;
+                    return Ok(SearchReply {
+                        best_move,
+                        ponder,
+                        info,
+                        elapsed,
+                    });
+                }
+                Some(_) => {}
+                None => return Err(self.missed_deadline(timeout)),
+            }
+        }
+    }
+
+    /// Stops the process now (no `quit`); the engine needs a restart afterwards.
+    pub fn kill(&mut self) {
+        if let Some(mut process) = self.process.take() {
+            process.kill();
+        }
+    }
+
+    fn launch(&mut self) -> Result<(), UciError> {
+        let process =
+            EngineProcess::spawn(&self.config.command).map_err(|source| UciError::Spawn {
+                engine: self.config.name.clone(),
+                program: self.config.command.program.display().to_string(),
+                source,
+            })?;
+        self.process = Some(process);
+        self.id_name = None;
+        self.id_author = None;
+        self.options.clear();
+
+        self.send("uci")?;
+        let deadline = Instant::now() + self.config.startup_timeout;
+        loop {
+            match self.read_line(deadline, "starting (waiting for uciok)")? {
+                Some(EngineLine::UciOk) => break,
+                Some(EngineLine::IdName(name)) => self.id_name = Some(name),
+                Some(EngineLine::IdAuthor(author)) => self.id_author = Some(author),
+                Some(EngineLine::Option(spec)) => self.options.push(spec),
+                Some(_) => {}
+                None => {
+                    let waited = self.config.startup_timeout;
+                    return Err(
+                        self.fail_killed(FaultKind::Stalled, format!("no uciok within {waited:?}"))
+                    );
+                }
+            }
+        }
+        for (name, value) in self.config.options.clone() {
+            self.set_option(&name, &value)?;
+        }
+        self.ensure_ready()
+    }
+
+    fn send(&mut self, line: &str) -> Result<(), UciError> {
+        let sent = match self.process.as_mut() {
+            Some(process) => process.send(line).is_ok(),
+            None => false,
+        };
+        if sent {
+            Ok(())
+        } else {
+            Err(self.disconnected(&format!("sending `{line}`")))
+        }
+    }
+
+    /// The next line, `None` at the deadline; a closed pipe is the `Disconnected` fault.
+    fn read_line(
+        &mut self,
+        deadline: Instant,
+        doing: &str,
+    ) -> Result<Option<EngineLine>, UciError> {
+        let Some(process) = self.process.as_mut() else {
+            return Err(self.disconnected(doing));
+        };
+        match process.recv_until(deadline) {
+            Ok(line) => Ok(Some(protocol::parse_line(&line))),
+            Err(ReadError::Timeout) => Ok(None),
+            Err(ReadError::Closed) => Err(self.disconnected(doing)),
+        }
+    }
+
+    fn check_move(&mut self, position: &Chess, text: &str) -> Result<Move, UciError> {
+        let fen = || Fen::from_position(position, EnPassantMode::Legal);
+        let Ok(uci) = text.parse::<UciMove>() else {
+            return Err(self.fail_alive(
+                FaultKind::IllegalMove,
+                format!("malformed bestmove '{text}' in {}", fen()),
+            ));
+        };
+        uci.to_move(position).map_err(|_| {
+            self.fail_alive(
+                FaultKind::IllegalMove,
+                format!("illegal bestmove '{text}' in {}", fen()),
+            )
+        })
+    }
+
+    /// After a missed deadline: `stop`, a short grace for `bestmove`, else kill.
+    fn missed_deadline(&mut self, timeout: Duration) -> UciError {
+        let answered = self.send("stop").is_ok() && {
+            let deadline = Instant::now() + self.config.stop_grace;
+            loop {
+                match self.read_line(deadline, "stopping") {
+                    Ok(Some(EngineLine::BestMove { .. })) => break true,
+                    Ok(Some(_)) => {}
+                    Ok(None) | Err(_) => break false,
+                }
+            }
+        };
+        let detail = format!("no bestmove within {timeout:?}");
+        if answered {
+            self.fail_alive(FaultKind::TimedOut, format!("{detail} (answered stop)"))
+        } else {
+            self.fail_killed(
+                FaultKind::TimedOut,
+                format!("{detail}, nor after stop: killed"),
+            )
+        }
+    }
+
+    fn disconnected(&mut self, doing: &str) -> UciError {
+        let detail = match self.process.take() {
+            Some(mut process) => {
+                let status = process.finish(Duration::from_millis(500));
+                let stderr = process.stderr_tail();
+                let stderr = if stderr.is_empty() {
+                    String::new()
+                } else {
+                    format!("; stderr ends: {stderr}")
+                };
+                format!("closed its output while {doing} ({status}){stderr}")
+            }
+            None => format!("not running while {doing}"),
+        };
+        self.fault(FaultKind::Disconnected, detail, false)
+    }
+
+    fn fail_killed(&mut self, kind: FaultKind, detail: String) -> UciError {
+        self.kill();
+        self.fault(kind, detail, false)
+    }
+
+    fn fail_alive(&self, kind: FaultKind, detail: String) -> UciError {
+        self.fault(kind, detail, true)
+    }
+
+    fn fault(&self, kind: FaultKind, detail: String, engine_alive: bool) -> UciError {
+        UciError::Fault(UciFault {
+            kind,
+            engine: self.config.name.clone(),
+            detail,
+            engine_alive,
+        })
+    }
+}

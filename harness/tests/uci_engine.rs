@@ -1,0 +1,353 @@
+//! External UCI engines: the handshake, options, search replies, and each fault, using the
+//! fake engines in `tests/fake_engines/` (python3 with python-chess; skipped without it).
+
+use std::path::PathBuf;
+use std::process::Command;
+use std::sync::OnceLock;
+use std::time::{Duration, Instant};
+
+use engine::search::{Limits, Score};
+use harness::uci::{EngineCommand, FaultKind, UciEngine, UciEngineConfig, UciError};
+use shakmaty::fen::Fen;
+use shakmaty::{CastlingMode, Chess, Move, Position};
+
+fn fake_engines() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fake_engines")
+}
+
+/// True when python3 with python-chess can run the fake engine; prints why not otherwise.
+fn python_available() -> bool {
+    static AVAILABLE: OnceLock<bool> = OnceLock::new();
+    let ok = *AVAILABLE.get_or_init(|| {
+        Command::new("python3")
+            .args(["-c", "import chess"])
+            .output()
+            .is_ok_and(|o| o.status.success())
+    });
+    if !ok {
+        eprintln!("skipped: python3 with python-chess not found");
+    }
+    ok
+}
+
+fn fake(mode: &str, extra: &[&str]) -> UciEngineConfig {
+    let mut command = EngineCommand::new(fake_engines().join("fake_uci.py"));
+    command.args = ["--mode", mode]
+        .iter()
+        .chain(extra)
+        .map(|s| s.to_string())
+        .collect();
+    let mut config = UciEngineConfig::new(format!("fake-{mode}"), command);
+    // Short limits: every fault must be seen in well under a second of waiting.
+    config.startup_timeout = Duration::from_secs(5);
+    config.ready_timeout = Duration::from_millis(400);
+    config.stop_grace = Duration::from_millis(300);
+    config
+}
+
+fn nodes(n: u64) -> Limits {
+    Limits {
+        nodes: Some(n),
+        ..Limits::default()
+    }
+}
+
+const GENEROUS: Duration = Duration::from_secs(10);
+
+/// Plays `plies` moves with the engine on both sides, returning the moves.
+fn self_play(engine: &mut UciEngine, plies: usize) -> Result<Vec<Move>, UciError> {
+    let start = Chess::default();
+    let mut moves = Vec::new();
+    let mut position = start.clone();
+    for _ in 0..plies {
+        let reply = engine.go(&start, &moves, &nodes(100), GENEROUS)?;
+        assert!(position.is_legal(reply.best_move));
+        position.play_unchecked(reply.best_move);
+        moves.push(reply.best_move);
+    }
+    Ok(moves)
+}
+
+fn expect_fault(
+    result: Result<impl std::fmt::Debug, UciError>,
+    kind: FaultKind,
+) -> harness::uci::UciFault {
+    match result {
+        Err(UciError::Fault(fault)) => {
+            assert_eq!(fault.kind, kind, "wrong fault: {fault}");
+            fault
+        }
+        other => panic!("expected {kind}, got {other:?}"),
+    }
+}
+
+#[test]
+fn normal_engine_handshakes_and_plays_legal_moves_with_info() {
+    if !python_available() {
+        return;
+    }
+    let mut config = fake("normal", &[]);
+    config.options = vec![
+        ("hash".into(), "64".into()),
+        ("Clear Hash".into(), String::new()),
+    ];
+    let mut engine = UciEngine::start(config).expect("start");
+    assert_eq!(engine.id_name(), Some("FakeUci normal"));
+    assert_eq!(engine.id_author(), Some("the harness tests"));
+    let names: Vec<&str> = engine.options().iter().map(|o| o.name.as_str()).collect();
+    assert_eq!(
+        names,
+        ["Hash", "Ponder", "Style", "Clear Hash", "Debug Log File"]
+    );
+
+    engine.new_game().expect("new game");
+    let start = Chess::default();
+    let reply = engine.go(&start, &[], &nodes(100), GENEROUS).expect("go");
+    let uci = shakmaty::uci::UciMove::from_standard(reply.best_move).to_string();
+    assert_eq!(
+        uci, "a2a3",
+        "the fake plays the first legal move in sorted order"
+    );
+    let info = reply.info.expect("info line");
+    assert_eq!(info.depth, Some(2), "the last scored info line is kept");
+    assert_eq!(info.score, Some(Score::Cp(-1)));
+    assert_eq!(info.nodes, Some(200));
+    assert_eq!(info.pv, ["a2a3"]);
+
+    let moves = self_play(&mut engine, 8).expect("self-play");
+    assert_eq!(moves.len(), 8);
+
+    // From a FEN start with castling available.
+    let fen: Fen = "r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R w KQkq - 0 1"
+        .parse()
+        .unwrap();
+    let pos: Chess = fen.into_position(CastlingMode::Standard).unwrap();
+    let reply = engine
+        .go(&pos, &[], &nodes(100), GENEROUS)
+        .expect("go from fen");
+    assert!(pos.is_legal(reply.best_move));
+}
+
+#[test]
+fn options_are_checked_against_the_engines_declarations() {
+    if !python_available() {
+        return;
+    }
+    let mut config = fake("normal", &[]);
+    config.options = vec![("Hash".into(), "5000".into())];
+    let err = UciEngine::start(config).err().expect("out of range");
+    assert!(matches!(err, UciError::BadOptionValue { .. }), "{err}");
+    assert!(
+        err.to_string().contains("outside its range 1..=1024"),
+        "{err}"
+    );
+
+    let mut engine = UciEngine::start(fake("normal", &[])).expect("start");
+    let err = engine.set_option("Hashh", "16").unwrap_err();
+    assert!(matches!(err, UciError::UnknownOption { .. }), "{err}");
+    assert!(
+        err.to_string().contains("Hash, Ponder"),
+        "lists the engine's options: {err}"
+    );
+    engine
+        .set_option("style", "risky")
+        .expect("combo, any case");
+    assert!(engine.set_option("Ponder", "maybe").is_err());
+}
+
+#[test]
+fn missing_program_is_a_start_error_not_a_fault() {
+    let config = UciEngineConfig::new("ghost", EngineCommand::new("/nonexistent/engine"));
+    let err = UciEngine::start(config).err().expect("no such program");
+    assert!(matches!(err, UciError::Spawn { .. }));
+    assert!(err.to_string().contains("/nonexistent/engine"), "{err}");
+}
+
+#[test]
+fn crash_at_move_n_is_a_disconnect_and_restart_recovers() {
+    if !python_available() {
+        return;
+    }
+    let mut engine = UciEngine::start(fake("crash", &["--at", "3"])).expect("start");
+    let fault = expect_fault(self_play(&mut engine, 3), FaultKind::Disconnected);
+    assert!(!fault.engine_alive);
+    assert!(fault.detail.contains("exit status: 3"), "{}", fault.detail);
+    assert!(
+        fault.detail.contains("crashing on purpose"),
+        "stderr tail in the detail: {}",
+        fault.detail
+    );
+    assert!(!engine.is_running());
+    // Any further use reports the same fault instead of hanging.
+    expect_fault(engine.new_game(), FaultKind::Disconnected);
+
+    engine.restart().expect("restart");
+    assert!(engine.is_running());
+    self_play(&mut engine, 2).expect("plays again after the restart");
+}
+
+#[test]
+fn hanging_engine_times_out_and_is_killed() {
+    if !python_available() {
+        return;
+    }
+    let mut engine = UciEngine::start(fake("hang", &[])).expect("start");
+    let pid = engine.pid().expect("running");
+    let began = Instant::now();
+    let fault = expect_fault(
+        engine.go(
+            &Chess::default(),
+            &[],
+            &nodes(100),
+            Duration::from_millis(300),
+        ),
+        FaultKind::TimedOut,
+    );
+    let waited = began.elapsed();
+    assert!(!fault.engine_alive, "a hung engine is killed: {fault}");
+    assert!(!engine.is_running());
+    // Timeout 0.3 s plus 0.3 s stop grace: the fault comes from the configured limits, not a
+    // default of several seconds.
+    assert!(waited < Duration::from_secs(5), "took {waited:?}");
+    assert!(
+        !std::path::Path::new(&format!("/proc/{pid}")).exists(),
+        "process {pid} was reaped"
+    );
+}
+
+#[test]
+fn slow_engine_loses_on_time_but_stays_usable() {
+    if !python_available() {
+        return;
+    }
+    let mut config = fake("slow", &["--delay", "0.5"]);
+    config.stop_grace = Duration::from_secs(5);
+    let mut engine = UciEngine::start(config).expect("start");
+    let start = Chess::default();
+    let fault = expect_fault(
+        engine.go(&start, &[], &nodes(100), Duration::from_millis(100)),
+        FaultKind::TimedOut,
+    );
+    assert!(fault.engine_alive, "it answered stop: {fault}");
+    assert!(engine.is_running());
+    // The late bestmove was consumed: the next search gets its own answer.
+    let reply = engine
+        .go(&start, &[], &nodes(100), GENEROUS)
+        .expect("next go");
+    assert!(start.is_legal(reply.best_move));
+}
+
+#[test]
+fn illegal_and_malformed_bestmoves_are_reported() {
+    if !python_available() {
+        return;
+    }
+    let mut engine =
+        UciEngine::start(fake("illegal", &["--at", "2", "--move", "e2e4"])).expect("start");
+    // First go is legal (a2a3); the second answers e2e4 for Black.
+    let fault = expect_fault(self_play(&mut engine, 2), FaultKind::IllegalMove);
+    assert!(
+        fault.detail.contains("illegal bestmove 'e2e4'"),
+        "{}",
+        fault.detail
+    );
+    assert!(
+        fault.detail.contains(" b KQkq "),
+        "names the position: {}",
+        fault.detail
+    );
+    assert!(fault.engine_alive);
+
+    let mut engine = UciEngine::start(fake("illegal", &[])).expect("start");
+    expect_fault(
+        engine.go(&Chess::default(), &[], &nodes(1), GENEROUS),
+        FaultKind::IllegalMove,
+    );
+
+    let mut engine = UciEngine::start(fake("malformed", &[])).expect("start");
+    let fault = expect_fault(
+        engine.go(&Chess::default(), &[], &nodes(1), GENEROUS),
+        FaultKind::IllegalMove,
+    );
+    assert!(
+        fault.detail.contains("malformed bestmove 'xyz'"),
+        "{}",
+        fault.detail
+    );
+}
+
+#[test]
+fn stderr_flood_does_not_block_the_engine() {
+    if !python_available() {
+        return;
+    }
+    // 4 MB of stderr at start and 1 MB per move: far beyond a pipe buffer (64 KiB).
+    let mut engine = UciEngine::start(fake("flood", &[])).expect("start");
+    engine.new_game().expect("ready");
+    self_play(&mut engine, 4).expect("plays through the flood");
+}
+
+#[test]
+fn ignored_isready_is_a_stall() {
+    if !python_available() {
+        return;
+    }
+    let mut engine =
+        UciEngine::start(fake("noready", &["--at", "2"])).expect("first isready answered");
+    let fault = expect_fault(engine.new_game(), FaultKind::Stalled);
+    assert!(fault.detail.contains("readyok"), "{}", fault.detail);
+    assert!(!engine.is_running());
+
+    let err = UciEngine::start(fake("nouciok", &[]))
+        .err()
+        .expect("no uciok");
+    let fault = expect_fault(Err::<(), _>(err), FaultKind::Stalled);
+    assert!(fault.detail.contains("uciok"), "{}", fault.detail);
+}
+
+#[test]
+fn args_and_working_directory_are_passed() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let script = dir.path().join("where.sh");
+    std::fs::write(
+        &script,
+        "#!/bin/sh\nwhile read -r l; do case \"$l\" in uci) echo \"id name $(pwd) $1\"; echo uciok;; isready) echo readyok;; quit) exit;; esac; done\n",
+    )
+    .unwrap();
+    let mut command = EngineCommand::new("/bin/sh");
+    command.args = vec![script.display().to_string(), "first-arg".into()];
+    command.dir = Some(dir.path().to_path_buf());
+    let engine = UciEngine::start(UciEngineConfig::new("where", command)).expect("start");
+    let expected = format!("{} first-arg", dir.path().canonicalize().unwrap().display());
+    assert_eq!(engine.id_name(), Some(expected.as_str()));
+}
+
+#[test]
+fn stockfish_if_installed() {
+    let path = PathBuf::from("/usr/games/stockfish");
+    if !path.exists() {
+        eprintln!("skipped: /usr/games/stockfish not installed");
+        return;
+    }
+    let mut config = UciEngineConfig::new("sf", EngineCommand::new(path));
+    config.options = vec![
+        ("UCI_LimitStrength".into(), "true".into()),
+        ("UCI_Elo".into(), "1350".into()),
+    ];
+    let mut engine = UciEngine::start(config).expect("stockfish starts");
+    assert!(engine.id_name().is_some_and(|n| n.starts_with("Stockfish")));
+    engine.new_game().expect("ready");
+    let limits = Limits {
+        depth: Some(4),
+        ..Limits::default()
+    };
+    let reply = engine
+        .go(&Chess::default(), &[], &limits, GENEROUS)
+        .expect("go");
+    assert!(Chess::default().is_legal(reply.best_move));
+    assert!(
+        reply
+            .info
+            .is_some_and(|i| i.depth.is_some() && i.score.is_some())
+    );
+}
