@@ -5,6 +5,7 @@
 //! - [`book`]: opening books.
 //! - [`game`]: one game between two players (in-process or UCI), clocks, adjudication.
 //! - [`uci`]: external engines over the UCI protocol (processes, faults).
+//! - [`build`]: engine binaries built from git revisions, and their `bench` signature.
 //! - [`tournament`]: many games in parallel from a book, SPRT stop, resume.
 //! - [`output`]: games.csv, games.pgn, configuration and summary files.
 //! - [`tune`] and [`datagen`]: Texel tuning and its training data.
@@ -12,6 +13,7 @@
 //! - [`cmd`]: the command-line front ends of the above.
 
 pub mod book;
+pub mod build;
 pub mod cli;
 pub mod cmd;
 pub mod datagen;
