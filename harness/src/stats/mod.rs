@@ -17,5 +17,7 @@ pub mod summary;
 
 pub use counts::{Pentanomial, Trinomial};
 pub use elo::{EloEstimate, estimate};
-pub use sprt::{EloModel, LlrError, SprtConfig, SprtConfigError, SprtState, llr_bounds};
+pub use sprt::{
+    EloModel, LlrError, SprtConfig, SprtConfigError, SprtState, SprtTracker, llr_bounds,
+};
 pub use summary::{Summary, summarize};

@@ -189,6 +189,89 @@ impl SprtState {
     }
 }
 
+/// fishtest's sequential test: the decision with its dynamic overshoot correction
+/// (Siegmund, Cor. 8.33). Feed it the LLR after every batch of the same size (fishtest uses
+/// batches of game pairs); each new low (high) of the LLR path adds its jump δ to
+/// m₀ (m₁) and δ² to sq₀ (sq₁), and the bounds move inwards by o₀ = −sq₀/(2m₀) and
+/// o₁ = sq₁/(2m₁). With a single update it decides exactly as [`SprtConfig::decide`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct SprtTracker {
+    config: SprtConfig,
+    low: Extreme,
+    high: Extreme,
+}
+
+/// Running sums of one side's new extremes.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+struct Extreme {
+    reference: f64,
+    sum: f64,
+    sum_sq: f64,
+}
+
+impl Extreme {
+    fn push(&mut self, delta: f64, llr: f64) {
+        self.sum += delta;
+        self.sum_sq += delta * delta;
+        self.reference = llr;
+    }
+
+    fn overshoot(&self) -> f64 {
+        if self.sum == 0.0 {
+            0.0
+        } else {
+            (self.sum_sq / (2.0 * self.sum)).abs()
+        }
+    }
+}
+
+impl SprtTracker {
+    /// A test that has seen no data (LLR path starting at 0).
+    pub fn new(config: SprtConfig) -> Self {
+        Self {
+            config,
+            low: Extreme::default(),
+            high: Extreme::default(),
+        }
+    }
+
+    /// The test's configuration.
+    pub fn config(&self) -> &SprtConfig {
+        &self.config
+    }
+
+    /// Records the LLR after one more batch and decides.
+    pub fn record(&mut self, llr: f64) -> SprtState {
+        if llr.is_finite() {
+            if llr < self.low.reference {
+                self.low.push(llr - self.low.reference, llr);
+            }
+            if llr > self.high.reference {
+                self.high.push(llr - self.high.reference, llr);
+            }
+        }
+        self.decide(llr)
+    }
+
+    /// `(o₀, o₁)`: how far the lower and upper bounds have moved inwards.
+    pub fn overshoot(&self) -> (f64, f64) {
+        (self.low.overshoot(), self.high.overshoot())
+    }
+
+    /// The decision for `llr` with the current corrections (no update).
+    pub fn decide(&self, llr: f64) -> SprtState {
+        let (lower, upper) = self.config.bounds();
+        let (o0, o1) = self.overshoot();
+        if llr > upper - o1 {
+            SprtState::AcceptH1
+        } else if llr < lower + o0 {
+            SprtState::AcceptH0
+        } else {
+            SprtState::Continue
+        }
+    }
+}
+
 /// SPRT bounds `(ln(β/(1−α)), ln((1−β)/α))`.
 pub fn llr_bounds(alpha: f64, beta: f64) -> (f64, f64) {
     ((beta / (1.0 - alpha)).ln(), ((1.0 - beta) / alpha).ln())
@@ -354,6 +437,21 @@ mod tests {
         ] {
             assert!(bad.validate().is_err(), "{bad:?}");
         }
+    }
+
+    #[test]
+    fn overshoot_moves_bounds_inwards() {
+        let mut t = SprtTracker::new(SprtConfig::default());
+        assert_eq!(t.record(1.0), SprtState::Continue);
+        assert_eq!(t.record(2.0), SprtState::Continue);
+        // m1 = 2, sq1 = 2: o1 = 0.5, so 2.5 > 2.944 - 0.5 accepts.
+        assert_eq!(t.overshoot(), (0.0, 0.5));
+        assert_eq!(t.record(2.5), SprtState::AcceptH1);
+        assert_eq!(SprtConfig::default().decide(2.5), SprtState::Continue);
+        let mut t = SprtTracker::new(SprtConfig::default());
+        t.record(-2.0);
+        assert_eq!(t.overshoot(), (1.0, 0.0));
+        assert_eq!(t.decide(-2.0), SprtState::AcceptH0);
     }
 
     #[test]

@@ -140,8 +140,9 @@ pub fn summarize(
     out
 }
 
+/// `Some(x)` for finite x (with −0 as 0), `None` otherwise.
 fn finite(x: f64) -> Option<f64> {
-    x.is_finite().then_some(x)
+    x.is_finite().then_some(x + 0.0)
 }
 
 impl Summary {
@@ -210,8 +211,9 @@ impl Summary {
                         -llr / lower
                     };
                     s += &format!(
-                        "LLR: {llr:.2} ({:.1}%) ({lower:.2}, {upper:.2}) {elo_range}\n",
-                        100.0 * fraction
+                        "LLR: {} ({}%) ({lower:.2}, {upper:.2}) {elo_range}\n",
+                        fixed2(llr),
+                        fixed(100.0 * fraction, 1)
                     );
                 }
                 None => s += &format!("LLR: n/a ({lower:.2}, {upper:.2}) {elo_range}\n"),
@@ -231,12 +233,26 @@ impl Summary {
 
 fn plus_minus(value: Option<f64>, err: Option<f64>) -> String {
     match (value, err) {
-        (Some(v), Some(e)) => format!("{v:.2} +/- {e:.2}"),
-        (Some(v), None) => format!("{v:.2} +/- n/a"),
+        (Some(v), Some(e)) => format!("{} +/- {}", fixed2(v), fixed2(e)),
+        (Some(v), None) => format!("{} +/- n/a", fixed2(v)),
         _ => "n/a".to_owned(),
     }
 }
 
 fn percent(fraction: Option<f64>) -> String {
-    fraction.map_or_else(|| "n/a".to_owned(), |f| format!("{:.2} %", 100.0 * f))
+    fraction.map_or_else(|| "n/a".to_owned(), |f| format!("{} %", fixed2(100.0 * f)))
+}
+
+/// Two decimals, without the "-0.00" that float noise around 0 would print.
+fn fixed2(x: f64) -> String {
+    fixed(x, 2)
+}
+
+/// `decimals` decimals, never "-0.0…".
+fn fixed(x: f64, decimals: usize) -> String {
+    let s = format!("{x:.decimals$}");
+    match s.strip_prefix('-') {
+        Some(rest) if rest.chars().all(|c| c == '0' || c == '.') => rest.to_owned(),
+        _ => s,
+    }
 }
