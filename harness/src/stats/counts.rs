@@ -33,9 +33,11 @@ impl Trinomial {
         }
     }
 
-    /// Number of games.
+    /// Number of games (saturating at `u64::MAX` rather than overflowing).
     pub fn games(&self) -> u64 {
-        self.losses + self.draws + self.wins
+        self.losses
+            .saturating_add(self.draws)
+            .saturating_add(self.wins)
     }
 
     /// Points of the first engine (a draw is half a point).
@@ -77,14 +79,14 @@ impl Pentanomial {
         self.counts[usize::from(pair_points_x2)] += 1;
     }
 
-    /// Number of pairs.
+    /// Number of pairs (saturating at `u64::MAX` rather than overflowing).
     pub fn pairs(&self) -> u64 {
-        self.counts.iter().sum()
+        self.counts.iter().fold(0u64, |a, &c| a.saturating_add(c))
     }
 
-    /// Number of games (two per pair).
+    /// Number of games (two per pair, saturating).
     pub fn games(&self) -> u64 {
-        2 * self.pairs()
+        self.pairs().saturating_mul(2)
     }
 
     /// Points of the first engine over all pairs.

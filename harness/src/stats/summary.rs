@@ -60,7 +60,7 @@ pub fn summarize(
         Some(p) => p.counts.to_vec(),
         None => tri.low_to_high().to_vec(),
     };
-    let units: u64 = counts.iter().sum();
+    let units: u64 = counts.iter().fold(0u64, |a, &c| a.saturating_add(c));
     let unit_name = if ptnml.is_some() { "pairs" } else { "games" };
     let mut notes = Vec::new();
     let mut out = Summary {
@@ -112,8 +112,8 @@ pub fn summarize(
     }
     if let Some(p) = ptnml {
         let [ll, ld, _, wd, ww] = p.counts;
-        if ll + ld > 0 {
-            out.pairs_ratio = finite((wd + ww) as f64 / (ll + ld) as f64);
+        if ll > 0 || ld > 0 {
+            out.pairs_ratio = finite((wd as f64 + ww as f64) / (ll as f64 + ld as f64));
         }
     }
 
