@@ -12,9 +12,17 @@
 //!
 //! Files by concern: [`material`] (material, piece-square tables), `pawns` (passed, doubled,
 //! isolated), `pieces` (mobility, bishop pair, rook files, attacks on the king zone), `king`
-//! (shelter, open files), `mating` (K+piece vs K, dead draws).
+//! (shelter, open files), `mating` (K+piece vs K, dead draws). The side to move gets the
+//! tempo feature (+1 if White is to move, −1 if Black).
+//!
+//! Pawnless positions where neither side can force mate (KK, KNK, KBK, KNNK, KBKB, ...) report
+//! no features and evaluate to 0.
 
+mod king;
 mod material;
+mod mating;
+mod pawns;
+mod pieces;
 mod sink;
 mod trace;
 
@@ -50,9 +58,17 @@ fn sign(color: Color) -> i32 {
 /// Reports every feature of `pos` to `sink`. The single source of the evaluation's logic.
 pub fn extract<S: Sink>(pos: &Chess, sink: &mut S) {
     let board = pos.board();
+    if mating::is_dead_draw(board) {
+        return;
+    }
     for color in Color::ALL {
         material::material_and_pst(board, color, sink);
+        pawns::pawn_structure(board, color, sink);
+        pieces::piece_activity(board, color, sink);
+        king::king_pawns(board, color, sink);
     }
+    sink.add(params::feature::TEMPO, sign(pos.turn()));
+    mating::lone_king(board, sink);
 }
 
 /// Evaluates positions with one parameter set.
