@@ -38,6 +38,9 @@ pub struct TuneArgs {
     /// Adam's step size in centipawns.
     #[arg(long, default_value_t = 1.0)]
     pub learning_rate: f64,
+    /// L2 penalty `λ · Σ (w − w_start)²` added to the MSE (weights in centipawns); 0 = none.
+    #[arg(long, default_value_t = 0.0)]
+    pub l2: f64,
     /// Share of positions held out for validation.
     #[arg(long, default_value_t = 0.1)]
     pub validation: f64,
@@ -79,6 +82,9 @@ pub fn run(args: TuneArgs) -> anyhow::Result<ExitCode> {
         ))
         .into());
     }
+    if !(args.l2 >= 0.0 && args.l2.is_finite()) {
+        return Err(UsageError(format!("--l2 {} must be zero or positive", args.l2)).into());
+    }
     let checkpoint_path = args.out.with_extension("checkpoint.toml");
     let log = if args.json { Log::Stderr } else { Log::Stdout };
     let config = TuneConfig {
@@ -93,6 +99,7 @@ pub fn run(args: TuneArgs) -> anyhow::Result<ExitCode> {
             learning_rate: args.learning_rate,
             ..OptimOptions::default()
         },
+        l2: args.l2,
         validation: args.validation,
         seed: args.seed,
         resolve: args.resolve,

@@ -165,6 +165,8 @@ pub struct Objective {
     k: f64,
     base: Vec<f64>,
     tuned: Vec<ParamId>,
+    /// Weight of the L2 penalty on the tuned parameters' distance from their start.
+    l2: f64,
 }
 
 impl Objective {
@@ -179,7 +181,14 @@ impl Objective {
                 .map(|&v| f64::from(v))
                 .collect(),
             tuned,
+            l2: 0.0,
         }
+    }
+
+    /// Adds `l2 · Σ (x − start)²` to the loss (ridge regularisation towards the start).
+    pub fn with_l2(mut self, l2: f64) -> Self {
+        self.l2 = l2;
+        self
     }
 
     pub fn k(&self) -> f64 {
@@ -212,11 +221,20 @@ impl Objective {
         mse(&self.set, &self.weights(x), self.k)
     }
 
-    /// The loss and its gradient with respect to the tuned parameters.
-    pub fn mse_and_gradient(&self, x: &[f64]) -> (f64, Vec<f64>) {
+    /// The loss (mean squared error plus the L2 penalty, if any) and its gradient with
+    /// respect to the tuned parameters.
+    pub fn loss_and_gradient(&self, x: &[f64]) -> (f64, Vec<f64>) {
         let mut full = vec![0.0; EVAL_PARAMS];
-        let loss = mse_and_gradient(&self.set, &self.weights(x), self.k, &mut full);
-        (loss, self.tuned.iter().map(|&id| full[id]).collect())
+        let mut loss = mse_and_gradient(&self.set, &self.weights(x), self.k, &mut full);
+        let mut gradient: Vec<f64> = self.tuned.iter().map(|&id| full[id]).collect();
+        if self.l2 > 0.0 {
+            for ((g, &v), &id) in gradient.iter_mut().zip(x).zip(&self.tuned) {
+                let d = v - self.base[id];
+                loss += self.l2 * d * d;
+                *g += 2.0 * self.l2 * d;
+            }
+        }
+        (loss, gradient)
     }
 
     /// `base` with the tuned parameters set to `x`, rounded and clamped into their ranges.

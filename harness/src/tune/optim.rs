@@ -69,7 +69,7 @@ pub struct Progress<'a> {
     pub iteration: u64,
     /// The tuned parameters now.
     pub x: &'a [f64],
-    /// Training mean squared error at `x`.
+    /// Training loss at `x`: the mean squared error (plus the L2 penalty, if any).
     pub train_mse: f64,
 }
 
@@ -95,7 +95,7 @@ pub fn minimize(
 ) -> anyhow::Result<Outcome> {
     let start = objective.start();
     if start.is_empty() {
-        let mse = objective.mse(&start);
+        let (mse, _) = objective.loss_and_gradient(&start);
         return Ok(Outcome {
             x: start,
             train_mse: mse,
@@ -103,7 +103,7 @@ pub fn minimize(
             stop_reason: "no parameters to tune".into(),
         });
     }
-    let (_, gradient) = objective.mse_and_gradient(&start);
+    let (_, gradient) = objective.loss_and_gradient(&start);
     let largest = gradient.iter().fold(0.0f64, |m, g| m.max(g.abs()));
     let scale = if largest > 0.0 && largest.is_finite() {
         FIRST_STEP_CP / largest
@@ -140,7 +140,7 @@ impl ScaledLoss {
         {
             return (*loss, gradient.clone());
         }
-        let (mse, mut gradient) = self.objective.mse_and_gradient(x);
+        let (mse, mut gradient) = self.objective.loss_and_gradient(x);
         let loss = mse * self.scale;
         gradient.iter_mut().for_each(|g| *g *= self.scale);
         *cache = Some((x.to_vec(), loss, gradient.clone()));

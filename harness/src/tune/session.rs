@@ -45,6 +45,8 @@ pub struct TuneConfig {
     /// parameter.
     pub patterns: Vec<String>,
     pub optim: OptimOptions,
+    /// L2 penalty on the tuned weights' distance from their start (0 = none).
+    pub l2: f64,
     /// Share of the positions held out for validation.
     pub validation: f64,
     pub seed: u64,
@@ -185,7 +187,8 @@ pub fn run(config: &TuneConfig) -> anyhow::Result<TuneSummary> {
         config.optim.iterations
     ));
 
-    let objective = Arc::new(Objective::new(Arc::new(train), k, &config.init, tuned));
+    let objective =
+        Arc::new(Objective::new(Arc::new(train), k, &config.init, tuned).with_l2(config.l2));
     let on_progress = progress_reporter(config, Arc::clone(&objective), Arc::clone(&validation));
     let outcome = minimize(Arc::clone(&objective), &config.optim, on_progress)?;
 
