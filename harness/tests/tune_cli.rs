@@ -204,3 +204,39 @@ fn usage_errors_exit_with_code_2() {
     );
     assert!(String::from_utf8_lossy(&output.stdout).contains("skipped 1 malformed"));
 }
+
+#[test]
+fn resolve_drops_positions_in_check() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("r.book");
+    std::fs::write(
+        &data,
+        "rnbqkbnr/pppp1ppp/8/4p3/6P1/5P2/PPPPP2P/RNBQKBNR b KQkq - 0 2 [0.0]\n\
+         rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3 [0.0]\n\
+         rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 [0.5]\n",
+    )
+    .unwrap();
+    let output = harness()
+        .args([
+            "tune",
+            "--resolve",
+            "--iterations",
+            "2",
+            "--validation",
+            "0",
+            "--data",
+        ])
+        .arg(&data)
+        .arg("--out")
+        .arg(dir.path().join("r.toml"))
+        .arg("--json")
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{stderr}");
+    assert!(stderr.contains("dropped 1 positions in check"), "{stderr}");
+    let json: serde_json::Value =
+        serde_json::from_str(String::from_utf8_lossy(&output.stdout).trim()).unwrap();
+    assert_eq!(json["positions"], 2);
+    assert!(json["validation_mse"].is_null());
+}
