@@ -1,10 +1,11 @@
-//! One game between two players: players (in-process, later UCI), clocks, adjudication and
+//! One game between two players: players (in-process or UCI), clocks, adjudication and
 //! how a game ends. The harness, not the engines, decides every ending.
 
 pub mod adjudication;
 pub mod inprocess;
 pub mod player;
 pub mod time_control;
+pub mod uci_player;
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
@@ -18,6 +19,7 @@ pub use adjudication::{Adjudicator, DrawRule, ResignRule, Verdict};
 pub use inprocess::InProcessPlayer;
 pub use player::{MoveRequest, Player, PlayerFault, PlayerMove};
 pub use time_control::{EngineLimits, GameClock, TimeControl};
+pub use uci_player::UciPlayer;
 
 /// Rules the harness applies on top of chess: adjudication and a move cap.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]

@@ -66,4 +66,15 @@ pub trait Player: Send {
     fn new_game(&mut self) -> Result<(), PlayerFault>;
     /// Chooses a move in `request.position`.
     fn play(&mut self, request: &MoveRequest<'_>) -> Result<PlayerMove, PlayerFault>;
+    /// True after a fault that left the player unable to play (an external engine that
+    /// crashed, hung or stalled and was killed). The match then stops, or with `--recover`
+    /// calls [`restart`](Player::restart). A loss on time or an illegal move from an engine
+    /// that still answers needs no restart.
+    fn needs_restart(&self) -> bool {
+        false
+    }
+    /// Brings a faulted player back for the next game (`--recover`).
+    fn restart(&mut self) -> Result<(), PlayerFault> {
+        Ok(())
+    }
 }

@@ -1,6 +1,7 @@
 //! An external UCI engine as a match uses it: start with the handshake and options, new game,
 //! search a position with limits and a deadline, restart after a fault.
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use engine::search::Limits;
@@ -11,6 +12,9 @@ use shakmaty::{Chess, EnPassantMode, Move, Position};
 use super::fault::{FaultKind, UciError, UciFault};
 use super::process::{EngineCommand, EngineProcess, ReadError};
 use super::protocol::{self, EngineLine, InfoLine, OptionKind, UciOptionSpec};
+
+/// How often a waiting search checks whether the match is being interrupted.
+const INTERRUPT_POLL: Duration = Duration::from_millis(50);
 
 /// How an external engine is run.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -169,6 +173,19 @@ impl UciEngine {
         limits: &Limits,
         timeout: Duration,
     ) -> Result<SearchReply, UciError> {
+        self.go_interruptible(start, moves, limits, timeout, &AtomicBool::new(false))
+    }
+
+    /// [`go`](Self::go) that also gives up when `interrupt` is set (the match is stopping):
+    /// the engine is sent `stop` and the result is [`UciError::Interrupted`].
+    pub fn go_interruptible(
+        &mut self,
+        start: &Chess,
+        moves: &[Move],
+        limits: &Limits,
+        timeout: Duration,
+        interrupt: &AtomicBool,
+    ) -> Result<SearchReply, UciError> {
         let mut current = start.clone();
         for m in moves {
             current.play_unchecked(*m);
@@ -179,11 +196,13 @@ impl UciEngine {
         let deadline = sent + timeout;
         let mut info: Option<InfoLine> = None;
         loop {
-            match self.read_line(deadline, "thinking")? {
-                Some(EngineLine::Info(line)) => {
-                    if line.score.is_some() && line.multipv.is_none_or(|k| k == 1) {
-                        info = Some(line);
-                    }
+            // Short waits, so an interruption is noticed quickly.
+            let slice = deadline.min(Instant::now() + INTERRUPT_POLL);
+            match self.read_line(slice, "thinking")? {
+                Some(EngineLine::Info(line))
+                    if line.score.is_some() && line.multipv.is_none_or(|k| k == 1) =>
+                {
+                    info = Some(line);
                 }
                 Some(EngineLine::BestMove { best, ponder }) => {
                     let elapsed = sent.elapsed();
@@ -196,7 +215,14 @@ impl UciEngine {
                     });
                 }
                 Some(_) => {}
-                None => return Err(self.missed_deadline(timeout)),
+                None if interrupt.load(Ordering::Relaxed) => {
+                    if !self.stop_search() {
+                        self.kill();
+                    }
+                    return Err(UciError::Interrupted);
+                }
+                None if Instant::now() >= deadline => return Err(self.missed_deadline(timeout)),
+                None => {}
             }
         }
     }
@@ -287,18 +313,24 @@ impl UciEngine {
         })
     }
 
+    /// Sends `stop` and waits the stop grace for `bestmove`; true if it came.
+    fn stop_search(&mut self) -> bool {
+        if self.send("stop").is_err() {
+            return false;
+        }
+        let deadline = Instant::now() + self.config.stop_grace;
+        loop {
+            match self.read_line(deadline, "stopping") {
+                Ok(Some(EngineLine::BestMove { .. })) => return true,
+                Ok(Some(_)) => {}
+                Ok(None) | Err(_) => return false,
+            }
+        }
+    }
+
     /// After a missed deadline: `stop`, a short grace for `bestmove`, else kill.
     fn missed_deadline(&mut self, timeout: Duration) -> UciError {
-        let answered = self.send("stop").is_ok() && {
-            let deadline = Instant::now() + self.config.stop_grace;
-            loop {
-                match self.read_line(deadline, "stopping") {
-                    Ok(Some(EngineLine::BestMove { .. })) => break true,
-                    Ok(Some(_)) => {}
-                    Ok(None) | Err(_) => break false,
-                }
-            }
-        };
+        let answered = self.stop_search();
         let detail = format!("no bestmove within {timeout:?}");
         if answered {
             self.fail_alive(FaultKind::TimedOut, format!("{detail} (answered stop)"))

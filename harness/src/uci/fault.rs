@@ -79,6 +79,9 @@ pub enum UciError {
     BadOptionValue { engine: String, message: String },
     #[error(transparent)]
     Fault(#[from] UciFault),
+    /// The search was abandoned because the match is being interrupted.
+    #[error("interrupted")]
+    Interrupted,
 }
 
 impl UciError {
