@@ -219,3 +219,25 @@ fn builds_this_repositorys_engine() {
         }
     }
 }
+
+/// An edit right after a commit, of the same size, in the same second: git's stat data cannot
+/// tell it apart; only its "racy" check (the index file's time against the file's) can, and a
+/// copy of the index with a fresh time would defeat it once a second has passed.
+#[test]
+fn worktree_sees_same_size_edits_made_right_after_a_commit() {
+    if !git_available() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let repo = dir.path();
+    git(repo, &["init", "-q", "-b", "main"]);
+    let cache = BuildCache::new(repo, dir.path().join(".cache"));
+    fs::write(repo.join(".gitignore"), "/.cache\n").unwrap();
+    fs::write(repo.join("file.txt"), "version a\n").unwrap();
+    git(repo, &["add", "."]);
+    git(repo, &["commit", "-q", "-m", "first"]);
+    fs::write(repo.join("file.txt"), "version b\n").unwrap();
+    std::thread::sleep(Duration::from_millis(1100));
+    let resolved = cache.resolve(&Revision::WorkTree).unwrap();
+    assert!(resolved.key.starts_with("worktree-"), "the edit was missed");
+}

@@ -71,6 +71,7 @@ pub fn work_tree_hash(repo: &Path, scratch_dir: &Path) -> Result<String> {
     if let (Ok(repo_abs), Ok(scratch_abs)) = (repo.canonicalize(), scratch_dir.canonicalize())
         && let Ok(inside) = scratch_abs.strip_prefix(&repo_abs)
         && !inside.as_os_str().is_empty()
+        && !is_ignored(repo, inside)
     {
         pathspec.push(format!(":(exclude){}", inside.display()));
     }
@@ -81,8 +82,7 @@ pub fn work_tree_hash(repo: &Path, scratch_dir: &Path) -> Result<String> {
         &["rev-parse", "--path-format=absolute", "--git-path", "index"],
     )?);
     if real_index.exists() {
-        fs::copy(&real_index, &index)
-            .with_context(|| format!("cannot copy {}", real_index.display()))?;
+        copy_keeping_mtime(&real_index, &index)?;
     }
     let env = [("GIT_INDEX_FILE", index.as_path())];
     let mut add = vec!["add", "--all", "--"];
@@ -91,6 +91,32 @@ pub fn work_tree_hash(repo: &Path, scratch_dir: &Path) -> Result<String> {
         git_with_env(repo, &add, &env).and_then(|_| git_with_env(repo, &["write-tree"], &env));
     let _ = fs::remove_file(&index);
     tree
+}
+
+/// Copies an index file with its modification time: git compares the index file's time with
+/// its entries' to spot files changed within the same second ("racy git"); a fresh time on
+/// the copy would make such an edit look unchanged.
+fn copy_keeping_mtime(from: &Path, to: &Path) -> Result<()> {
+    fs::copy(from, to).with_context(|| format!("cannot copy {}", from.display()))?;
+    let modified = fs::metadata(from).and_then(|m| m.modified());
+    let copy = fs::OpenOptions::new().write(true).open(to);
+    match (modified, copy) {
+        (Ok(time), Ok(file)) if file.set_modified(time).is_ok() => Ok(()),
+        // Without the time, start from an empty index: slower (every file is hashed), exact.
+        _ => fs::remove_file(to).with_context(|| format!("cannot remove {}", to.display())),
+    }
+}
+
+/// True when git ignores `path` (relative to the work tree); naming an ignored path in
+/// `git add` is an error, and excluding it is not needed.
+fn is_ignored(repo: &Path, path: &Path) -> bool {
+    Command::new("git")
+        .arg("-C")
+        .arg(repo)
+        .args(["check-ignore", "-q", "--"])
+        .arg(path)
+        .status()
+        .is_ok_and(|s| s.success())
 }
 
 /// Writes the files of `tree_ish` (a commit or tree hash) into the empty directory `dest`.

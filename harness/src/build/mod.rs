@@ -164,6 +164,15 @@ impl BuildCache {
         progress: &mut dyn FnMut(&str),
     ) -> Result<BuiltEngine> {
         let resolved = self.resolve(revision)?;
+        self.build_resolved(resolved, progress)
+    }
+
+    /// [`build`](Self::build) for a revision already pinned (as a resumed match recorded it).
+    pub fn build_resolved(
+        &self,
+        resolved: ResolvedRevision,
+        progress: &mut dyn FnMut(&str),
+    ) -> Result<BuiltEngine> {
         let binary = self.binary_path(&resolved.key);
         if binary.is_file() {
             return Ok(BuiltEngine {

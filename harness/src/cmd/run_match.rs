@@ -14,9 +14,12 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use crate::book::{Book, BookFormat, BookOrder, BookSpec, OnBadEntry};
 use crate::game::time_control::DEFAULT_TIME_MARGIN_MS;
-use crate::game::{DrawRule, EngineLimits, GameRules, ResignRule, TimeControl};
+use crate::game::{
+    DrawRule, EngineLimits, GameResult, GameRules, ResignRule, Termination, TimeControl,
+};
 use crate::output::{read_summary_wall_seconds, write_summary};
 use crate::stats::{EloModel, Pentanomial, SprtConfig, SprtState, Summary, Trinomial, summarize};
+use crate::tournament::external::ExternalSpec;
 use crate::tournament::{self, Control, EngineConfig, MatchConfig, SprtSettings};
 use crate::{UsageError, usage_bail};
 
@@ -33,6 +36,10 @@ pub const DEFAULT_BOOK: &str = "openings/balanced-8ply.epd";
 #[command(after_help = "\
 Engine and --each keys: name=NAME file=PARAMS.toml tc=[MOVES/]BASE[+INC] nodes=N depth=N \
 st=SECONDS movetime=MS timemargin=MS, and any engine parameter as NAME=VALUE.
+External UCI engines: cmd=PATH [args=\"A B\"] [dir=DIR] option.NAME=VALUE ..., or git=REF \
+(a branch, tag or commit; git=WORKTREE for the work tree with its changes), built with cargo \
+and cached under target/harness-builds/; their NAME=VALUE keys are sent with setoption. \
+--recover restarts an engine after a crash, hang or stall; without it the match stops there.
 Single-dash spellings of fastchess/cutechess-cli (-engine, -each, -openings, -games, -rounds, \
 -concurrency, -sprt, -draw, -resign, -pgnout, -repeat, -maxmoves, -srand) are accepted.
 Without arguments: the default engine against qsearch_check_plies=0, 200 games at 1000 nodes \
@@ -86,6 +93,10 @@ pub struct MatchArgs {
     /// Transposition table size per engine, in MiB.
     #[arg(long)]
     pub hash: Option<usize>,
+    /// After an external engine's fault (crash, hang, stall), restart it and go on; without
+    /// this the match stops after that game, keeping every result.
+    #[arg(long)]
+    pub recover: bool,
     /// Continue the match in this results folder.
     #[arg(long, value_name = "DIR")]
     pub resume: Option<PathBuf>,
@@ -229,6 +240,8 @@ struct EngineOptions {
     movetime_ms: Option<u64>,
     time_margin_ms: Option<u64>,
     assignments: Vec<String>,
+    /// `cmd=`, `git=`, `args=`, `dir=` and `option.NAME=` keys of an external engine.
+    external: ExternalSpec,
 }
 
 fn parse_engine_options(option: &str, tokens: &[String]) -> anyhow::Result<EngineOptions> {
@@ -255,15 +268,22 @@ fn parse_engine_options(option: &str, tokens: &[String]) -> anyhow::Result<Engin
             }
             "movetime" => o.movetime_ms = Some(parse_value(option, &key, &value)?),
             "timemargin" => o.time_margin_ms = Some(parse_value(option, &key, &value)?),
+            "cmd" => o.external.cmd = Some(PathBuf::from(value)),
+            "git" => o.external.git = Some(value),
+            "args" => o.external.args = Some(value.split_whitespace().map(String::from).collect()),
+            "dir" => o.external.dir = Some(PathBuf::from(value)),
             "proto" if value == "uci" => {}
-            "cmd" | "git" | "args" | "dir" | "proto" | "restart" => usage_bail!(
-                "{option}: {key}= is for external UCI engines, which `harness match` does not run yet; \
-                 engines here are configurations of the built-in engine (name=, file=, PARAM=VALUE)"
+            "proto" => usage_bail!("{option}: proto={value}: only UCI engines are supported"),
+            "restart" => usage_bail!(
+                "{option}: restart= is not supported; engines are restarted only after a fault, with --recover"
             ),
-            k if k.starts_with("option.") => usage_bail!(
-                "{option}: {key}= is a UCI option of an external engine; for the built-in engine give the parameter directly ({}={value})",
-                &k["option.".len()..]
-            ),
+            k if k.starts_with("option.") => {
+                let name = &k["option.".len()..];
+                if name.is_empty() {
+                    usage_bail!("{option}: '{key}={value}' names no option");
+                }
+                o.external.options.push((name.to_string(), value));
+            }
             _ => o.assignments.push(format!("{key}={value}")),
         }
     }
@@ -275,6 +295,17 @@ fn engine_config(
     each: &EngineOptions,
     own: &EngineOptions,
 ) -> anyhow::Result<EngineConfig> {
+    if own.external.is_external() {
+        return external_engine_config(index, each, own);
+    }
+    if !own.external.options.is_empty() || own.external.args.is_some() || own.external.dir.is_some()
+    {
+        usage_bail!(
+            "--engine #{}: option.NAME=, args= and dir= are for external engines (cmd= or git=); \
+             for the built-in engine give parameters as NAME=VALUE",
+            index + 1
+        );
+    }
     let name = own
         .name
         .clone()
@@ -293,7 +324,26 @@ fn engine_config(
             .set_assignment(a)
             .map_err(|e| usage(format!("{option}: {e}")))?;
     }
-    let limits = EngineLimits {
+    let mut config = EngineConfig {
+        name,
+        external: None,
+        param_file: own.file.clone().or_else(|| each.file.clone()),
+        overrides: each
+            .assignments
+            .iter()
+            .chain(&own.assignments)
+            .cloned()
+            .collect(),
+        limits: engine_limits(each, own),
+        params: BTreeMap::new(),
+    };
+    config.set_params(&params);
+    Ok(config)
+}
+
+/// An engine's limits: its own keys, else those of `--each`.
+fn engine_limits(each: &EngineOptions, own: &EngineOptions) -> EngineLimits {
+    EngineLimits {
         nodes: own.nodes.or(each.nodes),
         depth: own.depth.or(each.depth),
         movetime_ms: own.movetime_ms.or(each.movetime_ms),
@@ -302,21 +352,56 @@ fn engine_config(
             .time_margin_ms
             .or(each.time_margin_ms)
             .unwrap_or(DEFAULT_TIME_MARGIN_MS),
+    }
+}
+
+/// An external engine (`cmd=` or `git=`): its options are `option.NAME=VALUE` and plain
+/// `NAME=VALUE` keys (those of `--each` first), sent with `setoption`. A `git=` revision is
+/// built now, before any game.
+fn external_engine_config(
+    index: usize,
+    each: &EngineOptions,
+    own: &EngineOptions,
+) -> anyhow::Result<EngineConfig> {
+    let name = match (&own.name, &own.external.git) {
+        (Some(name), _) => name.clone(),
+        (None, Some(reference)) => reference.clone(),
+        (None, None) => usage_bail!("--engine #{}: give it a name= ", index + 1),
     };
-    let mut config = EngineConfig {
-        name,
-        param_file: own.file.clone().or_else(|| each.file.clone()),
-        overrides: each
-            .assignments
+    if own.file.is_some() || each.file.is_some() {
+        usage_bail!(
+            "--engine name={name}: file= is for the built-in engine; give an external engine's \
+             parameters as NAME=VALUE or option.NAME=VALUE"
+        );
+    }
+    let mut spec = own.external.clone();
+    let plain = |assignments: &[String]| -> Vec<(String, String)> {
+        assignments
             .iter()
-            .chain(&own.assignments)
-            .cloned()
-            .collect(),
-        limits,
-        params: BTreeMap::new(),
+            .filter_map(|a| {
+                a.split_once('=')
+                    .map(|(k, v)| (k.to_string(), v.to_string()))
+            })
+            .collect()
     };
-    config.set_params(&params);
-    Ok(config)
+    let mut options = each.external.options.clone();
+    options.extend(plain(&each.assignments));
+    options.append(&mut spec.options);
+    options.extend(plain(&own.assignments));
+    spec.options = options;
+    let external = spec.resolve(&name)?;
+    Ok(EngineConfig {
+        overrides: external
+            .options
+            .iter()
+            .map(|(k, v)| format!("{k}={v}"))
+            .collect(),
+        name,
+        external: Some(external),
+        param_file: None,
+        limits: engine_limits(each, own),
+        params: BTreeMap::new(),
+    })
 }
 
 fn book_spec(tokens: &[String]) -> anyhow::Result<BookSpec> {
@@ -551,6 +636,9 @@ pub fn build_config(args: &MatchArgs) -> anyhow::Result<(MatchConfig, PathBuf)> 
     if each.name.is_some() {
         usage_bail!("--each: name= belongs to an --engine");
     }
+    if each.external.is_external() || each.external.args.is_some() || each.external.dir.is_some() {
+        usage_bail!("--each: cmd=, git=, args= and dir= belong to an --engine");
+    }
     let mut engines = Vec::new();
     for (i, tokens) in engine_tokens.iter().enumerate() {
         let own = parse_engine_options(&format!("--engine #{}", i + 1), tokens)?;
@@ -629,6 +717,7 @@ pub fn build_config(args: &MatchArgs) -> anyhow::Result<(MatchConfig, PathBuf)> 
         rules: game_rules(args)?,
         sprt,
         pgnout,
+        recover: args.recover,
         command: std::env::args().collect(),
         engines,
     };
@@ -643,10 +732,54 @@ pub struct Tally {
     pub trinomial: Trinomial,
     pub pentanomial: Pentanomial,
     pub terminations: BTreeMap<String, u64>,
+    /// Per engine: games lost by each fault ("disconnects", "time forfeit", ...).
+    pub faults: BTreeMap<String, BTreeMap<String, u64>>,
     pub games: u64,
 }
 
 impl Tally {
+    /// Counts the fault that ended `row`'s game, if one did, against the engine at fault.
+    pub fn add_fault(&mut self, row: &crate::output::GameRow) {
+        let Some(kind) = Termination::from_name(&row.termination).and_then(Termination::fault)
+        else {
+            return;
+        };
+        // The faulting side lost; a flag against a bare king is a draw, and then the flagged
+        // side is still to move in the final position.
+        let white_at_fault = match GameResult::from_name(&row.result) {
+            Some(GameResult::WhiteWins) => false,
+            Some(GameResult::BlackWins) => true,
+            _ => row.final_fen.split_whitespace().nth(1) == Some("w"),
+        };
+        let engine = if white_at_fault {
+            &row.white
+        } else {
+            &row.black
+        };
+        *self
+            .faults
+            .entry(engine.clone())
+            .or_default()
+            .entry(kind.termination().to_string())
+            .or_default() += 1;
+    }
+
+    /// `Faults: sf disconnects 1, time forfeit 2; ours none`
+    pub fn faults_line(&self, engines: &[EngineConfig]) -> String {
+        let parts: Vec<String> = engines
+            .iter()
+            .map(|e| match self.faults.get(&e.name) {
+                Some(kinds) if !kinds.is_empty() => {
+                    let counts: Vec<String> =
+                        kinds.iter().map(|(k, n)| format!("{k} {n}")).collect();
+                    format!("{} {}", e.name, counts.join(", "))
+                }
+                _ => format!("{} none", e.name),
+            })
+            .collect();
+        format!("Faults: {}", parts.join("; "))
+    }
+
     /// Adds game `game` with the first engine's doubled points; returns true when it completed a pair.
     pub fn add(&mut self, game: u64, points_x2: u8, termination: &str) -> bool {
         self.games += 1;
@@ -698,6 +831,8 @@ pub struct MatchReport {
     pub tally_games: u64,
     pub interrupted: bool,
     pub stopped_by_sprt: bool,
+    /// The match stopped because an engine faulted (without `--recover`).
+    pub fault_stop: Option<String>,
     pub wall_seconds: f64,
     /// Time spent inside the players' searches in this run (for `harness bench match`).
     pub search_seconds: f64,
@@ -710,6 +845,16 @@ pub struct MatchReport {
 pub struct Display {
     pub progress_bar: bool,
     pub reports: bool,
+}
+
+/// The terminations line, and the faults line when an engine is external or has faulted.
+fn faults_and_terminations(config: &MatchConfig, tally: &Tally) -> String {
+    let terminations = tally.terminations_line();
+    if config.engines.iter().any(|e| e.external.is_some()) || !tally.faults.is_empty() {
+        format!("{terminations}\n{}", tally.faults_line(&config.engines))
+    } else {
+        terminations
+    }
 }
 
 fn report_text(config: &MatchConfig, tally: &Tally, sprt: Option<&SprtConfig>) -> String {
@@ -730,8 +875,39 @@ fn report_text(config: &MatchConfig, tally: &Tally, sprt: Option<&SprtConfig>) -
         config.engines[1].name,
         config.hash_mb,
         tally.summary(sprt).fastchess_text().trim_end(),
-        tally.terminations_line()
+        faults_and_terminations(config, tally)
     )
+}
+
+/// `Bench: main 2285564 nodes, dev 2290011 nodes` for engines built from git revisions, so
+/// the user sees whether a change is functional.
+fn bench_line(config: &MatchConfig) -> Option<String> {
+    let benches: Vec<(&str, Option<u64>)> = config
+        .engines
+        .iter()
+        .filter_map(|e| {
+            Some((
+                e.name.as_str(),
+                e.external.as_ref()?.git.as_ref()?.bench_nodes,
+            ))
+        })
+        .collect();
+    if benches.is_empty() {
+        return None;
+    }
+    let parts: Vec<String> = benches
+        .iter()
+        .map(|(name, nodes)| match nodes {
+            Some(n) => format!("{name} {n} nodes"),
+            None => format!("{name} unknown"),
+        })
+        .collect();
+    let same = match benches.as_slice() {
+        [(_, Some(a)), (_, Some(b))] if a == b => " (equal: the change is not functional)",
+        [(_, Some(_)), (_, Some(_))] => " (different: the change is functional)",
+        _ => "",
+    };
+    Some(format!("Bench: {}{same}", parts.join(", ")))
 }
 
 /// Runs (or, with `resume`, continues) `config` in `dir`. `stop` interrupts cleanly.
@@ -790,6 +966,7 @@ pub fn run_config(
                 tournament::first_engine_points_x2(row.game, result),
                 &row.termination,
             );
+            tally.add_fault(&row);
         }
     } else {
         config.save(dir)?;
@@ -819,7 +996,10 @@ pub fn run_config(
                 done.len(),
                 config.concurrency,
                 dir.display()
-            )
+            );
+            if let Some(line) = bench_line(config) {
+                println!("{line}");
+            }
         });
     }
 
@@ -830,6 +1010,7 @@ pub fn run_config(
         played_here += 1;
         search_time += g.record.search_time();
         let pair_done = tally.add(g.row.game, g.first_engine_points_x2, &g.row.termination);
+        tally.add_fault(g.row);
         if display.reports && config.report_every > 0 && tally.games % config.report_every == 0 {
             progress.suspend(|| println!("{}", report_text(config, &tally, sprt.as_ref())));
         }
@@ -854,10 +1035,14 @@ pub fn run_config(
             config
                 .engines
                 .iter()
-                .map(|e| {
-                    serde_json::json!({
+                .map(|e| match &e.external {
+                    None => serde_json::json!({
                         "name": e.name, "limits": e.limits.describe(), "params": e.params
-                    })
+                    }),
+                    Some(x) => serde_json::json!({
+                        "name": e.name, "limits": e.limits.describe(), "command": x.command,
+                        "args": x.args, "options": x.options, "git": x.git
+                    }),
                 })
                 .collect::<Vec<_>>(),
         )?,
@@ -872,7 +1057,19 @@ pub fn run_config(
         "terminations".into(),
         serde_json::to_value(&tally.terminations)?,
     );
+    let faults: BTreeMap<&str, BTreeMap<String, u64>> = config
+        .engines
+        .iter()
+        .map(|e| {
+            (
+                e.name.as_str(),
+                tally.faults.get(&e.name).cloned().unwrap_or_default(),
+            )
+        })
+        .collect();
+    extra.insert("faults".into(), serde_json::to_value(&faults)?);
     extra.insert("interrupted".into(), outcome.interrupted.into());
+    extra.insert("fault_stop".into(), outcome.fault_stop.clone().into());
     extra.insert("stopped_by_sprt".into(), outcome.stopped_early.into());
     write_summary(dir, &summary, extra)?;
     if let Some(path) = &config.pgnout {
@@ -895,6 +1092,7 @@ pub fn run_config(
         tally_games: tally.games,
         interrupted: outcome.interrupted,
         stopped_by_sprt: outcome.stopped_early,
+        fault_stop: outcome.fault_stop.clone(),
         wall_seconds: wall,
         search_seconds: search_time.as_secs_f64(),
         games_played: played_here,
@@ -937,6 +1135,11 @@ pub fn run(args: MatchArgs) -> anyhow::Result<ExitCode> {
     let (config, dir, resume) = match &args.resume {
         Some(dir) => {
             let mut config = MatchConfig::load(dir)?;
+            for engine in &mut config.engines {
+                if let Some(external) = engine.external.as_mut() {
+                    tournament::external::ensure_built(&engine.name, external)?;
+                }
+            }
             if let Some(c) = args.concurrency {
                 config.concurrency = c.max(1);
             }
@@ -968,6 +1171,15 @@ pub fn run(args: MatchArgs) -> anyhow::Result<ExitCode> {
     };
     let report = run_config(&config, &dir, resume, &INTERRUPT, display, args.stop_after)?;
     println!("Results in {}", report.dir.display());
+    if let Some(why) = &report.fault_stop {
+        println!("Stopped: {why}");
+        println!(
+            "{} games written; continue with:\n  harness match --resume {}",
+            report.tally_games,
+            shell_quote(&report.dir.display().to_string())
+        );
+        return Ok(ExitCode::FAILURE);
+    }
     if report.interrupted {
         println!(
             "Interrupted: {} games written; continue with:\n  harness match --resume {}",

@@ -103,6 +103,18 @@ impl Termination {
         }
     }
 
+    /// The engine fault behind this ending, if it is one.
+    pub fn fault(self) -> Option<crate::uci::FaultKind> {
+        use crate::uci::FaultKind;
+        match self {
+            Termination::TimeForfeit => Some(FaultKind::TimedOut),
+            Termination::Disconnect => Some(FaultKind::Disconnected),
+            Termination::Stall => Some(FaultKind::Stalled),
+            Termination::IllegalMove => Some(FaultKind::IllegalMove),
+            _ => None,
+        }
+    }
+
     /// Parses [`Termination::as_str`] back.
     pub fn from_name(name: &str) -> Option<Termination> {
         Termination::ALL.into_iter().find(|t| t.as_str() == name)

@@ -10,11 +10,16 @@ use serde::{Deserialize, Serialize};
 
 use crate::book::BookSpec;
 use crate::game::{EngineLimits, GameRules};
+use crate::uci::{EngineCommand, UciEngineConfig};
 
-/// One engine of the match: our engine with a parameter set.
+/// One engine of the match: our engine with a parameter set, run in this process, or an
+/// external UCI engine (`external`).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct EngineConfig {
     pub name: String,
+    /// Set for an external UCI engine (`cmd=` or `git=`); `params` is then unused.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub external: Option<ExternalEngine>,
     /// The parameter file given with `file=`, if any (for the record; `params` is what counts).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub param_file: Option<PathBuf>,
@@ -50,6 +55,51 @@ impl EngineConfig {
     }
 }
 
+/// An external UCI engine: a program, or our engine built from a git revision.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ExternalEngine {
+    /// The program (for `git=`, the cached build).
+    pub command: PathBuf,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub args: Vec<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dir: Option<PathBuf>,
+    /// `setoption` name and value pairs, sent in this order after the handshake.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub options: Vec<(String, String)>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub git: Option<GitBuild>,
+}
+
+/// Where a `git=` engine came from, so a resumed match can rebuild a missing binary.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GitBuild {
+    /// The revision as given (`main`, `WORKTREE`, a hash).
+    pub reference: String,
+    /// The cache key: the commit hash, or `worktree-<tree hash>`.
+    pub key: String,
+    /// The commit or tree hash the sources were taken from.
+    pub tree_ish: String,
+    pub description: String,
+    /// The node count of `engine bench` (`None` when the build has no usable bench).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bench_nodes: Option<u64>,
+}
+
+impl ExternalEngine {
+    /// The UCI engine configuration; the match's hash size goes to the `Hash` option unless the
+    /// options set it (and the engine declares it: see [`crate::uci::UciEngineConfig`]).
+    pub fn uci_config(&self, name: &str, hash_mb: usize) -> UciEngineConfig {
+        let mut command = EngineCommand::new(&self.command);
+        command.args = self.args.clone();
+        command.dir = self.dir.clone();
+        let mut config = UciEngineConfig::new(name, command);
+        config.options = self.options.clone();
+        config.default_hash_mb = Some(hash_mb);
+        config
+    }
+}
+
 /// SPRT bounds as the user gave them (the statistics module interprets them).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct SprtSettings {
@@ -80,6 +130,10 @@ pub struct MatchConfig {
     /// An extra copy of games.pgn written at the end (`--pgnout`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub pgnout: Option<PathBuf>,
+    /// Restart an external engine after a fault and go on (`--recover`); without it the
+    /// match stops after the game with the fault.
+    #[serde(default)]
+    pub recover: bool,
     /// The command line that started the match.
     #[serde(default)]
     pub command: Vec<String>,

@@ -6,6 +6,7 @@
 //! game (PGN, then CSV, both flushed) and asks the caller whether to go on.
 
 pub mod config;
+pub mod external;
 
 use std::collections::{BTreeSet, HashSet};
 use std::path::Path;
@@ -20,7 +21,7 @@ use shakmaty::{Color, EnPassantMode};
 use crate::book::Book;
 use crate::game::{GameRecord, GameResult, InProcessPlayer, Player, play_game};
 use crate::output::{GameRow, GamesCsv, GamesPgn, PgnHeader, format_game};
-pub use config::{EngineConfig, MatchConfig, SprtSettings};
+pub use config::{EngineConfig, ExternalEngine, GitBuild, MatchConfig, SprtSettings};
 
 /// What the caller wants after hearing of a finished game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -39,7 +40,7 @@ pub struct FinishedGame<'a> {
 }
 
 /// How a run ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RunOutcome {
     /// Games played and written in this run.
     pub games_played: u64,
@@ -47,6 +48,8 @@ pub struct RunOutcome {
     pub interrupted: bool,
     /// Stopped early because the caller asked (SPRT decided).
     pub stopped_early: bool,
+    /// Stopped because an engine faulted and `recover` is off: what happened.
+    pub fault_stop: Option<String>,
 }
 
 /// The first engine's doubled points in game `game` with result `result`.
@@ -59,19 +62,48 @@ pub fn first_engine_points_x2(game: u64, result: GameResult) -> u8 {
     }
 }
 
-/// Makes the players of one worker: one per engine, reused game after game.
+/// Makes the players of one worker: one per engine, reused game after game (an external
+/// engine is one process per worker).
 fn make_players(config: &MatchConfig) -> anyhow::Result<Vec<Box<dyn Player>>> {
     config
         .engines
         .iter()
         .map(|e| -> anyhow::Result<Box<dyn Player>> {
-            Ok(Box::new(InProcessPlayer::new(
-                &e.name,
-                e.build_params()?,
-                config.hash_mb,
-            )))
+            Ok(match &e.external {
+                Some(external) => Box::new(external::start_player(e, external, config.hash_mb)?),
+                None => Box::new(InProcessPlayer::new(
+                    &e.name,
+                    e.build_params()?,
+                    config.hash_mb,
+                )),
+            })
         })
         .collect()
+}
+
+/// After a game: restarts players that faulted (with `recover`), or says why the match
+/// must stop.
+fn after_game(
+    config: &MatchConfig,
+    players: &mut [Box<dyn Player>],
+    game: u64,
+    record: &GameRecord,
+) -> Result<(), String> {
+    for player in players.iter_mut().filter(|p| p.needs_restart()) {
+        let name = player.name().to_string();
+        if !config.recover {
+            return Err(format!(
+                "engine '{name}' faulted in game {} ({}); the match stopped. \
+                 Restart faulted engines with --recover",
+                game + 1,
+                record.reason
+            ));
+        }
+        if let Err(fault) = player.restart() {
+            return Err(format!("engine '{name}' could not be restarted: {fault}"));
+        }
+    }
+    Ok(())
 }
 
 /// The games still to play and which pairs have begun.
@@ -113,6 +145,9 @@ pub fn run(
         config.engines.len() == 2,
         "a match needs exactly two engines"
     );
+    // Build the players once up front, so a bad configuration fails before any game starts
+    // (and before games.csv exists, so the same command can simply be run again).
+    make_players(config)?;
     let resume = !done.is_empty() || dir.join("games.csv").exists();
     let (mut csv, _) = GamesCsv::open(dir, resume)?;
     let mut pgn = GamesPgn::open(&dir.join("games.pgn"), resume, done)?;
@@ -123,8 +158,6 @@ pub fn run(
         started_pairs: done.iter().map(|g| g / 2).collect(),
         only_started_pairs: false,
     });
-    // Build the players once up front, so a bad configuration fails before any game starts.
-    make_players(config)?;
 
     let date = chrono::Local::now().format("%Y.%m.%d").to_string();
     let workers = config.concurrency.max(1);
@@ -147,13 +180,16 @@ pub fn run(
         games_played: 0,
         interrupted: false,
         stopped_early: false,
+        fault_stop: None,
     };
+    let fault_stop: Mutex<Option<String>> = Mutex::new(None);
     let mut failure: Option<anyhow::Error> = None;
     pool.in_place_scope(|scope| {
         for _ in 0..workers {
             let sender = sender.clone();
             let queue = &queue;
             let opening_of = &opening_of;
+            let fault_stop = &fault_stop;
             scope.spawn(move |_| {
                 let mut players = match make_players(config) {
                     Ok(p) => p,
@@ -179,7 +215,16 @@ pub fn run(
                     };
                     match play_game([white, black], limits, opening, &config.rules, stop) {
                         Ok(record) => {
+                            let verdict = after_game(config, &mut players, game, &record);
                             if sender.send(Ok((game, record))).is_err() {
+                                return;
+                            }
+                            if let Err(why) = verdict {
+                                // Games in progress elsewhere are abandoned, as on Ctrl-C.
+                                if let Ok(mut slot) = fault_stop.lock() {
+                                    slot.get_or_insert(why);
+                                }
+                                stop.store(true, Ordering::Relaxed);
                                 return;
                             }
                         }
@@ -259,5 +304,6 @@ pub fn run(
     }
     // In-flight games abandoned by the stop flag are not written; they are played on resume.
     outcome.interrupted = stop.load(Ordering::Relaxed);
+    outcome.fault_stop = fault_stop.into_inner().unwrap_or_else(|e| e.into_inner());
     Ok(outcome)
 }

@@ -30,6 +30,9 @@ pub struct UciEngineConfig {
     pub ready_timeout: Duration,
     /// After a missed deadline, how long the engine gets to answer `stop` before it is killed.
     pub stop_grace: Duration,
+    /// Sent as the `Hash` option (clamped to its range) when the engine declares one and
+    /// `options` does not set it: the match's hash size.
+    pub default_hash_mb: Option<usize>,
 }
 
 impl UciEngineConfig {
@@ -42,6 +45,7 @@ impl UciEngineConfig {
             startup_timeout: Duration::from_secs(10),
             ready_timeout: Duration::from_secs(10),
             stop_grace: Duration::from_secs(1),
+            default_hash_mb: None,
         }
     }
 }
@@ -266,7 +270,33 @@ impl UciEngine {
         for (name, value) in self.config.options.clone() {
             self.set_option(&name, &value)?;
         }
+        if let Some(hash) = self.default_hash() {
+            self.set_option("Hash", &hash.to_string())?;
+        }
         self.ensure_ready()
+    }
+
+    /// The `Hash` value to send for [`UciEngineConfig::default_hash_mb`], if any.
+    fn default_hash(&self) -> Option<i64> {
+        let wanted = i64::try_from(self.config.default_hash_mb?).ok()?;
+        if self
+            .config
+            .options
+            .iter()
+            .any(|(name, _)| name.eq_ignore_ascii_case("Hash"))
+        {
+            return None;
+        }
+        let spec = self
+            .options
+            .iter()
+            .find(|o| o.name.eq_ignore_ascii_case("Hash"))?;
+        match spec.kind {
+            OptionKind::Spin { min, max, .. } => {
+                Some(wanted.max(min.unwrap_or(wanted)).min(max.unwrap_or(wanted)))
+            }
+            _ => None,
+        }
     }
 
     fn send(&mut self, line: &str) -> Result<(), UciError> {
