@@ -125,7 +125,11 @@ fn half_finished_pair_is_left_out_of_the_statistics() {
     let r = report::build(tmp.path()).unwrap();
     assert_eq!(r.analysis.games_total, 21);
     assert_eq!(r.analysis.unpaired_games, 1);
-    assert_eq!(r.analysis.summary.games, 20);
+    assert_eq!(r.analysis.summary.games, 21);
+    assert_eq!(
+        r.analysis.pentanomial.unwrap().counts.iter().sum::<u64>(),
+        10
+    );
     assert!(r.run.notes.iter().any(|n| n.contains("summary.json")));
     report::write_reports(tmp.path()).unwrap();
     let md = std::fs::read_to_string(tmp.path().join("report.md")).unwrap();

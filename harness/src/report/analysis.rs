@@ -120,7 +120,7 @@ pub struct Analysis {
     pub first: String,
     pub second: String,
     pub games_total: u64,
-    /// Games of pairs that are not complete (left out of the statistics when pairs exist).
+    /// Games whose pair is not complete: in the W/D/L counts but not in the pentanomial.
     pub unpaired_games: u64,
     pub trinomial: Trinomial,
     /// None when the run has no complete pairs.
@@ -160,7 +160,8 @@ pub fn termination_label(termination: &str) -> String {
         }
         "max moves" | "max plies" | "move limit" | "maxmoves" => "adjudication: move limit",
         "time forfeit" | "time" | "timeout" | "time loss" | "flag" => "time forfeit",
-        "crash" | "crashed" | "disconnect" | "engine crash" | "stalled" => "crash",
+        "crash" | "crashed" | "disconnect" | "engine crash" => "crash",
+        "stall" | "stalled" => "engine stalled",
         "illegal move" | "illegal" => "illegal move",
         "" => "(none)",
         _ => return termination.trim().to_string(),
@@ -215,7 +216,9 @@ pub fn analyse(
         if g.white == first { white } else { 2 - white }
     };
 
-    // Pairs complete in file order: games.csv is written as games end.
+    // As `harness elo --results`: every game counts in the trinomial, complete pairs in the
+    // pentanomial. Pairs complete in file order (games.csv is written as games end); the
+    // running statistics get a point per completed pair.
     let mut pair_sizes: HashMap<u64, u32> = HashMap::new();
     for g in games {
         *pair_sizes.entry(g.pair).or_default() += 1;
@@ -225,15 +228,14 @@ pub fn analyse(
     let mut trinomial = Trinomial::default();
     let mut pentanomial = Pentanomial::default();
     let mut running = Vec::new();
-    let mut counted = 0u64;
+    let mut paired_games = 0u64;
     for g in games {
         let points = first_points_x2(g);
+        trinomial.add_game(points);
         if has_pairs {
             if pair_sizes[&g.pair] != 2 {
                 continue;
             }
-            add_game(&mut trinomial, points);
-            counted += 1;
             match pending.remove(&g.pair) {
                 None => {
                     pending.insert(g.pair, points);
@@ -241,13 +243,14 @@ pub fn analyse(
                 }
                 Some(other) => pentanomial.add_pair(other + points),
             }
+            paired_games += 2;
         } else {
-            add_game(&mut trinomial, points);
-            counted += 1;
+            paired_games += 1;
         }
-        let s = stats::summarize(&trinomial, has_pairs.then_some(&pentanomial), sprt.as_ref());
+        let pentanomial_so_far = has_pairs.then_some(&pentanomial);
+        let s = stats::summarize(&trinomial, pentanomial_so_far, sprt.as_ref());
         running.push(RunningPoint {
-            games: counted,
+            games: paired_games,
             llr: s.llr,
             elo: s.elo,
             elo_err95: s.elo_err95,
@@ -293,7 +296,11 @@ pub fn analyse(
     let lopsided = lopsided_openings(games, &first, &first_points_x2);
 
     Ok(Analysis {
-        unpaired_games: games.len() as u64 - counted,
+        unpaired_games: if has_pairs {
+            games.len() as u64 - paired_games
+        } else {
+            0
+        },
         games_total: games.len() as u64,
         first,
         second,
@@ -351,14 +358,6 @@ fn empty(declared: &[String], sprt: Option<SprtConfig>) -> Analysis {
     }
 }
 
-fn add_game(tri: &mut Trinomial, points_x2: u8) {
-    match points_x2 {
-        2 => tri.wins += 1,
-        1 => tri.draws += 1,
-        _ => tri.losses += 1,
-    }
-}
-
 /// Bins of 5 full moves for short runs of games, 10 when games go past 100 moves.
 fn length_histogram(games: &[GameRecord]) -> (Vec<LengthBin>, Option<f64>) {
     if games.is_empty() {
@@ -394,7 +393,7 @@ fn effort_of(games: &[GameRecord], engine: &str) -> EngineEffort {
         ..Default::default()
     };
     for g in games {
-        let (white_moves, black_moves) = g.moves_by_colour();
+        let (white_moves, black_moves) = g.engine_moves_by_colour();
         let (moves, nodes, time_ms) = if g.white == engine {
             (white_moves, g.white_nodes, g.white_time_ms)
         } else if g.black == engine {

@@ -6,8 +6,8 @@ use super::analysis::{Analysis, Wdl};
 use super::markdown::{GAMES_PER_OPENING, LOPSIDED_SHOWN};
 use super::plots::{self, Effort, RunLine};
 use super::text::{
-    Tone, grouped, interval, number, percent, sprt_settings, state_word, verdict, wdl_line,
-    with_error,
+    Tone, decision, grouped, interval, number, percent, sprt_settings, state_word, verdict,
+    wdl_line, with_error,
 };
 use super::{Comparison, RunReport};
 
@@ -162,7 +162,7 @@ pub fn render(report: &RunReport) -> anyhow::Result<String> {
                 "({}, {}) · {} · [{}, {}]",
                 number(s.llr_lower, 2),
                 number(s.llr_upper, 2),
-                state_word(s.state()),
+                state_word(decision(report)),
                 sprt.elo0,
                 sprt.elo1
             ),
@@ -206,9 +206,9 @@ pub fn render(report: &RunReport) -> anyhow::Result<String> {
     results_section(&mut out, a)?;
     openings_section(&mut out, a);
 
-    if !report.run.notes.is_empty() {
+    if !report.notes.is_empty() {
         out.push_str("<h2>Notes</h2>\n<ul class=\"notes\">\n");
-        for note in &report.run.notes {
+        for note in &report.notes {
             let _ = writeln!(out, "<li>{}</li>", escape(note));
         }
         out.push_str("</ul>\n");
@@ -520,7 +520,7 @@ pub fn render_comparison(comparison: &Comparison) -> anyhow::Result<String> {
             number(s.llr, 2),
             a.sprt.as_ref().map_or("no SPRT".into(), |sp| format!(
                 "{} [{}, {}]",
-                state_word(s.state()),
+                state_word(decision(r)),
                 sp.elo0,
                 sp.elo1
             ))

@@ -92,16 +92,39 @@ impl GameRecord {
         self.opening_fen.split_whitespace().nth(1) != Some("b")
     }
 
-    /// Moves made by (white, black) in the game, counted from the opening position.
-    pub fn moves_by_colour(&self) -> (u32, u32) {
-        let first = self.plies.div_ceil(2);
-        let second = self.plies / 2;
+    /// Plies the engines played: from the opening FEN to the final FEN by their move counters
+    /// (`plies` also counts book moves), or `plies` when the FENs do not say.
+    pub fn engine_plies(&self) -> u32 {
+        match (fen_ply(&self.opening_fen), fen_ply(&self.final_fen)) {
+            (Some(start), Some(end)) if end >= start && end - start <= u64::from(self.plies) => {
+                (end - start) as u32
+            }
+            _ => self.plies,
+        }
+    }
+
+    /// Moves the engines made as (white, black), counted from the opening position.
+    pub fn engine_moves_by_colour(&self) -> (u32, u32) {
+        let plies = self.engine_plies();
+        let (first, second) = (plies.div_ceil(2), plies / 2);
         if self.white_moves_first() {
             (first, second)
         } else {
             (second, first)
         }
     }
+}
+
+/// The game ply a FEN stands at, from its side to move and full-move number.
+fn fen_ply(fen: &str) -> Option<u64> {
+    let fields: Vec<&str> = fen.split_whitespace().collect();
+    let black = match *fields.get(1)? {
+        "w" => 0,
+        "b" => 1,
+        _ => return None,
+    };
+    let fullmove: u64 = fields.get(5)?.parse().ok()?;
+    Some(2 * fullmove.saturating_sub(1) + black)
 }
 
 /// What `summary.json` recorded. Every field is optional so older or newer runners still load;
@@ -332,6 +355,7 @@ pub fn parse_games_csv(
     let ends_cleanly = text.ends_with('\n');
 
     let mut games = Vec::new();
+    let mut unfinished = 0;
     let mut records = reader.records().peekable();
     while let Some(record) = records.next() {
         let is_last = records.peek().is_none();
@@ -345,7 +369,8 @@ pub fn parse_games_csv(
                 parse_row(&record, &column, width).map_err(|message| (line, message))
             });
         match parsed {
-            Ok(game) => games.push(game),
+            Ok(Some(game)) => games.push(game),
+            Ok(None) => unfinished += 1,
             Err((line, message)) if is_last && !ends_cleanly => {
                 notes.push(format!(
                     "{}:{line}: skipped a last line cut off mid-write ({message})",
@@ -355,6 +380,12 @@ pub fn parse_games_csv(
             Err((line, message)) => return Err(bad(line, message)),
         }
     }
+    if unfinished > 0 {
+        notes.push(format!(
+            "{}: {unfinished} unfinished games (result *) left out",
+            path.display()
+        ));
+    }
     Ok(games)
 }
 
@@ -362,7 +393,7 @@ fn parse_row(
     record: &csv::StringRecord,
     column: &[usize; GAMES_COLUMNS.len()],
     width: usize,
-) -> Result<GameRecord, String> {
+) -> Result<Option<GameRecord>, String> {
     if record.len() != width {
         return Err(format!(
             "expected {width} fields as in the header, found {}",
@@ -380,6 +411,9 @@ fn parse_row(
         })
     };
     let result_text = field(6);
+    if result_text == "*" {
+        return Ok(None);
+    }
     let result = GameResult::parse(result_text)
         .ok_or_else(|| format!("column 'result': '{result_text}' is not 1-0, 0-1 or 1/2-1/2"))?;
     let plies = u32::try_from(int(8)?).map_err(|_| "column 'plies': too large".to_string())?;
@@ -388,7 +422,7 @@ fn parse_row(
     if white.is_empty() || black.is_empty() {
         return Err("empty engine name in 'white' or 'black'".into());
     }
-    Ok(GameRecord {
+    Ok(Some(GameRecord {
         game: int(0)?,
         pair: int(1)?,
         opening_index: int(2)?,
@@ -403,7 +437,7 @@ fn parse_row(
         black_nodes: int(11)?,
         white_time_ms: int(12)?,
         black_time_ms: int(13)?,
-    })
+    }))
 }
 
 #[cfg(test)]
@@ -424,7 +458,7 @@ mod tests {
         let (games, notes) = parse(&text).unwrap();
         assert!(notes.is_empty());
         assert_eq!(games[0].result, GameResult::BlackWins);
-        assert_eq!(games[0].moves_by_colour(), (2, 3));
+        assert_eq!(games[0].engine_moves_by_colour(), (2, 3));
     }
 
     #[test]
@@ -454,5 +488,24 @@ mod tests {
         let (games, notes) = parse(&text).unwrap();
         assert_eq!(games.len(), 1);
         assert!(notes[0].contains("games.csv:3"), "{notes:?}");
+    }
+
+    #[test]
+    fn engine_moves_leave_out_book_plies() {
+        // 8 book plies to reach move 5 with white to move, then 11 engine plies.
+        let text = format!(
+            "{HEADER}0,0,0,4k3/8/8/8/8/8/8/4K3 w - - 0 5,a,b,1/2-1/2,stalemate,19,4k3/8/8/8/8/8/8/4K3 b - - 0 10,1,1,1,1\n"
+        );
+        let (games, _) = parse(&text).unwrap();
+        assert_eq!(games[0].engine_plies(), 11);
+        assert_eq!(games[0].engine_moves_by_colour(), (6, 5));
+    }
+
+    #[test]
+    fn unfinished_games_are_left_out_with_a_note() {
+        let text = format!("{HEADER}0,0,0,fen,a,b,*,,0,x,1,1,1,1\n");
+        let (games, notes) = parse(&text).unwrap();
+        assert!(games.is_empty());
+        assert!(notes[0].contains("unfinished"), "{notes:?}");
     }
 }

@@ -5,7 +5,8 @@ use std::fmt::Write as _;
 use super::RunReport;
 use super::analysis::Analysis;
 use super::text::{
-    grouped, interval, number, percent, sprt_settings, state_word, verdict, wdl_line, with_error,
+    decision, grouped, interval, number, percent, sprt_settings, state_word, verdict, wdl_line,
+    with_error,
 };
 
 /// How many lopsided openings the reports list.
@@ -28,9 +29,9 @@ pub fn render(report: &RunReport) -> String {
     results_section(&mut md, report);
     setup_section(&mut md, report);
     breakdown_sections(&mut md, a);
-    if !report.run.notes.is_empty() {
+    if !report.notes.is_empty() {
         let _ = writeln!(md, "## Notes\n");
-        for note in &report.run.notes {
+        for note in &report.notes {
             let _ = writeln!(md, "- {}", cell(note));
         }
         md.push('\n');
@@ -88,7 +89,7 @@ fn results_section(md: &mut String, report: &RunReport) {
             number(s.llr_upper, 2),
             sprt_settings(sprt)
         );
-        let _ = writeln!(md, "| SPRT | {} |", state_word(s.state()));
+        let _ = writeln!(md, "| SPRT | {} |", state_word(decision(report)));
     }
     if a.unpaired_games > 0 {
         let _ = writeln!(
@@ -333,7 +334,7 @@ pub fn render_comparison(comparison: &super::Comparison) -> String {
             number(s.llr, 2),
             a.sprt.as_ref().map_or("no SPRT".into(), |sp| format!(
                 "{} [{}, {}]",
-                state_word(s.state()),
+                state_word(decision(r)),
                 sp.elo0,
                 sp.elo1
             ))

@@ -29,6 +29,9 @@ pub struct RunReport {
     pub run: RunFolder,
     pub setup: RunSetup,
     pub analysis: Analysis,
+    /// What the reader should know: files missing or cut off, values that cannot be
+    /// computed, summary.json disagreeing with games.csv.
+    pub notes: Vec<String>,
 }
 
 /// Several runs shown side by side.
@@ -47,13 +50,63 @@ pub fn build(dir: &Path) -> anyhow::Result<RunReport> {
     {
         declared = summary.engines.clone();
     }
-    let analysis = analysis::analyse(&run.games, &declared, setup.sprt.clone())
+    let analysis = analysis::analyse(&run.games, &declared, setup.sprt)
         .with_context(|| format!("analysing {}", dir.join("games.csv").display()))?;
+    let mut notes = run.notes.clone();
+    notes.extend(analysis.summary.notes.iter().cloned());
+    notes.extend(disagreements(&run, &analysis));
     Ok(RunReport {
         run,
         setup,
         analysis,
+        notes,
     })
+}
+
+/// Where summary.json says something else than the games (a run still going, or edited).
+fn disagreements(run: &RunFolder, analysis: &Analysis) -> Vec<String> {
+    let Some(recorded) = &run.summary else {
+        return Vec::new();
+    };
+    let s = &analysis.summary;
+    let mut notes = Vec::new();
+    if let Some(games) = recorded.games
+        && games != s.games
+    {
+        notes.push(format!(
+            "summary.json counts {games} games, games.csv has {}",
+            s.games
+        ));
+    }
+    let close = |a: Option<f64>, b: Option<f64>| match (a, b) {
+        (Some(a), Some(b)) => (a - b).abs() <= 1e-6 * a.abs().max(b.abs()).max(1.0),
+        (None, None) => true,
+        _ => false,
+    };
+    for (key, recorded, computed) in [
+        ("elo", recorded.elo, s.elo),
+        ("nelo", recorded.nelo, s.nelo),
+        ("llr", recorded.llr, s.llr),
+    ] {
+        if !close(recorded, computed) && recorded.is_some() {
+            notes.push(format!(
+                "summary.json has {key} = {}, the games give {}",
+                text::number(recorded, 4),
+                text::number(computed, 4)
+            ));
+        }
+    }
+    if let Some(state) = &recorded.state
+        && analysis.sprt.is_some()
+        && state != s.state().name()
+    {
+        notes.push(format!(
+            "the run stopped with SPRT state '{state}' (the match runner corrects the bounds \
+             for overshoot); from the final counts alone it is '{}'",
+            s.state().name()
+        ));
+    }
+    notes
 }
 
 /// The files a report of `dir` is written to: `(report.md, report.html)`.

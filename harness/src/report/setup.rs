@@ -73,7 +73,7 @@ impl RunSetup {
 }
 
 const ENGINE_LIST_KEYS: [&str; 3] = ["engines", "engine", "players"];
-const OVERRIDE_KEYS: [&str; 5] = ["overrides", "assignments", "set", "options", "params"];
+const OVERRIDE_KEYS: [&str; 4] = ["overrides", "assignments", "set", "options"];
 const PARAM_FILE_KEYS: [&str; 4] = ["params_file", "param_file", "parameters_file", "file"];
 const LIMIT_KEYS: [&str; 8] = [
     "limits",
@@ -102,6 +102,18 @@ pub fn read_setup(run: &RunFolder) -> RunSetup {
                 .collect();
         }
         setup.time_control = first_key(config, &TIME_CONTROL_KEYS).map(compact);
+        // Limits given per engine: one time control when they agree (then not repeated per
+        // engine), else each engine keeps its own.
+        if setup.time_control.is_none()
+            && let [first, rest @ ..] = setup.engines.as_slice()
+            && first.limits.is_some()
+            && rest.iter().all(|e| e.limits == first.limits)
+        {
+            setup.time_control = first.limits.clone();
+            for engine in &mut setup.engines {
+                engine.limits = None;
+            }
+        }
         setup.book = first_key(config, &BOOK_KEYS).map(compact);
         setup.sprt = config.get("sprt").and_then(sprt_config);
         for (key, value) in config {
@@ -110,8 +122,18 @@ pub fn read_setup(run: &RunFolder) -> RunSetup {
                 .chain(BOOK_KEYS.iter())
                 .chain(HIDDEN_KEYS.iter())
                 .any(|k| k == key);
-            if !shown && !value.is_null() {
-                setup.other.push((key.clone(), compact(value)));
+            if shown || value.is_null() {
+                continue;
+            }
+            let text = match (key.as_str(), value) {
+                // The command line that started the run, as one line.
+                ("command", Value::Array(words)) => {
+                    words.iter().map(compact).collect::<Vec<_>>().join(" ")
+                }
+                _ => compact(value),
+            };
+            if !text.is_empty() {
+                setup.other.push((key.clone(), text));
             }
         }
     }
@@ -158,7 +180,10 @@ fn engine_setup(value: &Value, index: usize, run: &RunFolder) -> EngineSetup {
         limits: text(&LIMIT_KEYS),
         ..Default::default()
     };
+    // The match runner records every parameter that differs from the defaults in a `params`
+    // table; that table is the truth. Without it, rebuild from the file and the overrides.
     // An external (UCI) engine has a command and no parameters of ours.
+    let recorded = map.get("params").filter(|v| v.is_object());
     let param_file = PARAM_FILE_KEYS
         .iter()
         .find_map(|k| map.get(*k).and_then(Value::as_str))
@@ -168,12 +193,17 @@ fn engine_setup(value: &Value, index: usize, run: &RunFolder) -> EngineSetup {
         .filter_map(|k| map.get(*k))
         .flat_map(assignments)
         .collect();
-    let is_ours = setup.command.is_none() || param_file.is_some() || !overrides.is_empty();
-    if is_ours {
-        match build_params(param_file, &overrides, run) {
-            Ok(params) => setup.params = Some(params),
-            Err(problem) => setup.params_problem = Some(problem),
-        }
+    let built = if let Some(table) = recorded {
+        Some(build_params(None, &assignments(table), run))
+    } else if setup.command.is_none() || param_file.is_some() || !overrides.is_empty() {
+        Some(build_params(param_file, &overrides, run))
+    } else {
+        None
+    };
+    match built {
+        Some(Ok(params)) => setup.params = Some(params),
+        Some(Err(problem)) => setup.params_problem = Some(problem),
+        None => {}
     }
     setup
 }

@@ -1,6 +1,6 @@
 //! Numbers and sentences shared by the Markdown and HTML reports, so both say the same thing.
 
-use crate::stats::{EloModel, SprtConfig, SprtState};
+use crate::stats::{SprtConfig, SprtState};
 
 use super::RunReport;
 use super::analysis::Wdl;
@@ -57,14 +57,6 @@ pub fn wdl_line(wdl: &Wdl) -> String {
     )
 }
 
-pub fn model_name(model: EloModel) -> &'static str {
-    match model {
-        EloModel::Normalized => "normalized",
-        EloModel::Logistic => "logistic",
-        EloModel::BayesElo => "BayesElo",
-    }
-}
-
 /// `[0.00, 5.00] α=0.05 β=0.05 (normalized)`.
 pub fn sprt_settings(sprt: &SprtConfig) -> String {
     format!(
@@ -73,7 +65,7 @@ pub fn sprt_settings(sprt: &SprtConfig) -> String {
         sprt.elo1,
         sprt.alpha,
         sprt.beta,
-        model_name(sprt.model)
+        sprt.model.name()
     )
 }
 
@@ -90,7 +82,7 @@ pub fn verdict(report: &RunReport) -> (String, Tone) {
     let a = &report.analysis;
     let s = &a.summary;
     match &a.sprt {
-        Some(sprt) => match s.state() {
+        Some(sprt) => match decision(report) {
             SprtState::AcceptH1 => (
                 format!(
                     "H1 accepted: {} is stronger than {} (Elo ≥ {:.1} rather than ≤ {:.1}).",
@@ -135,7 +127,19 @@ pub fn verdict(report: &RunReport) -> (String, Tone) {
     }
 }
 
-/// The SPRT state as the JSON and fastchess write it.
+/// The SPRT decision of the run: the one the match runner recorded in summary.json when
+/// there is one (it stops with fishtest's overshoot-corrected bounds), else the final counts'.
+pub fn decision(report: &RunReport) -> SprtState {
+    let recorded = report.run.summary.as_ref().and_then(|s| s.state.as_deref());
+    match recorded {
+        Some("accepted") => SprtState::AcceptH1,
+        Some("rejected") => SprtState::AcceptH0,
+        Some("continue") => SprtState::Continue,
+        _ => report.analysis.summary.state(),
+    }
+}
+
+/// The SPRT state in words.
 pub fn state_word(state: SprtState) -> &'static str {
     match state {
         SprtState::AcceptH1 => "H1 accepted",
