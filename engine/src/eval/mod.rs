@@ -1,54 +1,43 @@
 //! Static evaluation: tapered, and linear in the weights of [`crate::params`].
 //!
-//! [`trace`] lists, for a position, each feature's coefficient (White's pieces count +1,
-//! Black's −1) and the game phase; [`EvalTrace::value`] of that trace with a parameter set
-//! equals [`Evaluator::evaluate_white`] (before rounding). The tuner depends on this identity.
+//! One routine, [`extract`], walks a position and reports each feature's coefficient
+//! (White's pieces count +1, Black's −1) to a [`Sink`]. The fast [`Evaluator`] sums weights
+//! through it; [`trace`] records the coefficients instead, and [`EvalTrace::value`] of that
+//! trace with a parameter set equals [`Evaluator::evaluate_white`] before rounding. The tuner
+//! depends on this identity.
+//!
+//! `eval = (mg · phase + eg · (PHASE_MAX − phase)) / PHASE_MAX`, where `mg` and `eg` are the
+//! sums of coefficient × weight; a flat feature (the K+piece vs K terms) has one weight used as
+//! both, so it counts the same in every phase.
+//!
+//! Files by concern: [`material`] (material, piece-square tables), `pawns` (passed, doubled,
+//! isolated), `pieces` (mobility, bishop pair, rook files, attacks on the king zone), `king`
+//! (shelter, open files), `mating` (K+piece vs K, dead draws). The side to move gets the
+//! tempo feature (+1 if White is to move, −1 if Black).
+//!
+//! Pawnless positions where neither side can force mate (KK, KNK, KBK, KNNK, KBKB, ...) report
+//! no features and evaluate to 0.
+
+mod king;
+mod material;
+mod mating;
+mod pawns;
+mod pieces;
+mod sink;
+mod trace;
 
 use shakmaty::{Chess, Color, Position, Role};
 
-use crate::params::{self, FeatureId, Params, TOTAL_FEATURES, feature};
+use crate::params::{self, Params, TOTAL_FEATURES};
+pub use sink::Sink;
+use sink::{WeightSink, Weights};
+pub use trace::{EvalTrace, TraceTerm, trace};
 
 /// Phase of a position with all pieces on the board; 0 is a pawn ending.
 pub const PHASE_MAX: i32 = 24;
 
-/// One feature's coefficient in a position (White minus Black).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct TraceTerm {
-    pub feature: u16,
-    pub coef: i16,
-}
-
-/// The evaluation of a position as coefficients of features.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct EvalTrace {
-    /// 0 (pawn ending) ..= [`PHASE_MAX`] (all pieces).
-    pub phase: i32,
-    /// Non-zero coefficients, at most one entry per feature.
-    pub terms: Vec<TraceTerm>,
-}
-
-impl EvalTrace {
-    /// The evaluation (White's view, centipawns, unrounded) this trace gives with `params`.
-    pub fn value(&self, params: &Params) -> f64 {
-        let phase = f64::from(self.phase);
-        let max = f64::from(PHASE_MAX);
-        self.terms
-            .iter()
-            .map(|t| {
-                let (mg, eg) = params::feature_params(usize::from(t.feature));
-                let w = if mg == eg {
-                    f64::from(params.get(mg))
-                } else {
-                    (f64::from(params.get(mg)) * phase + f64::from(params.get(eg)) * (max - phase))
-                        / max
-                };
-                f64::from(t.coef) * w
-            })
-            .sum()
-    }
-}
-
-/// Game phase from the pieces on the board (knight and bishop 1, rook 2, queen 4).
+/// Game phase from the pieces on the board (knight and bishop 1, rook 2, queen 4), at most
+/// [`PHASE_MAX`].
 pub fn phase(pos: &Chess) -> i32 {
     let board = pos.board();
     let count = |r: Role| board.by_role(r).count() as i32;
@@ -57,71 +46,59 @@ pub fn phase(pos: &Chess) -> i32 {
     raw.min(PHASE_MAX)
 }
 
-/// Writes the trace of `pos` into `out` (reusing its allocation).
-pub fn trace(pos: &Chess, out: &mut EvalTrace) {
-    let mut coefs = [0i32; TOTAL_FEATURES];
-    accumulate(pos, &mut coefs);
-    out.phase = phase(pos);
-    out.terms.clear();
-    for (f, &c) in coefs.iter().enumerate() {
-        if c != 0 {
-            out.terms.push(TraceTerm {
-                feature: f as u16,
-                coef: c as i16,
-            });
-        }
+/// +1 for White, −1 for Black: coefficients are White minus Black.
+#[inline]
+fn sign(color: Color) -> i32 {
+    match color {
+        Color::White => 1,
+        Color::Black => -1,
     }
 }
 
-// Placeholder feature extraction: material only. The full evaluation replaces this.
-fn accumulate(pos: &Chess, coefs: &mut [i32; TOTAL_FEATURES]) {
+/// Reports every feature of `pos` to `sink`. The single source of the evaluation's logic.
+pub fn extract<S: Sink>(pos: &Chess, sink: &mut S) {
     let board = pos.board();
-    for (i, role) in [
-        Role::Pawn,
-        Role::Knight,
-        Role::Bishop,
-        Role::Rook,
-        Role::Queen,
-    ]
-    .into_iter()
-    .enumerate()
-    {
-        let white = (board.by_role(role) & board.by_color(Color::White)).count() as i32;
-        let black = (board.by_role(role) & board.by_color(Color::Black)).count() as i32;
-        coefs[feature::MATERIAL + i] += white - black;
+    if mating::is_dead_draw(board) {
+        return;
     }
+    for color in Color::ALL {
+        material::material_and_pst(board, color, sink);
+        pawns::pawn_structure(board, color, sink);
+        pieces::piece_activity(board, color, sink);
+        king::king_pawns(board, color, sink);
+    }
+    sink.add(params::feature::TEMPO, sign(pos.turn()));
+    mating::lone_king(board, sink);
 }
 
 /// Evaluates positions with one parameter set.
 #[derive(Clone, Debug)]
 pub struct Evaluator {
-    mg: Box<[i32]>,
-    eg: Box<[i32]>,
+    weights: Box<Weights>,
 }
 
 impl Evaluator {
+    /// An evaluator with the evaluation weights of `params`.
     pub fn new(params: &Params) -> Self {
-        let weight = |f: FeatureId, pick_eg: bool| {
-            let (mg, eg) = params::feature_params(f);
-            params.get(if pick_eg { eg } else { mg })
-        };
-        Evaluator {
-            mg: (0..TOTAL_FEATURES).map(|f| weight(f, false)).collect(),
-            eg: (0..TOTAL_FEATURES).map(|f| weight(f, true)).collect(),
+        let mut weights: Box<Weights> = Box::new([[0; 2]; TOTAL_FEATURES]);
+        for (feature, w) in weights.iter_mut().enumerate() {
+            let (mg, eg) = params::feature_params(feature);
+            *w = [params.get(mg), params.get(eg)];
         }
+        Evaluator { weights }
     }
 
-    /// Evaluation in centipawns from White's view.
+    /// Evaluation in centipawns from White's view. Allocation-free.
     pub fn evaluate_white(&self, pos: &Chess) -> i32 {
-        let mut coefs = [0i32; TOTAL_FEATURES];
-        accumulate(pos, &mut coefs);
+        let mut sink = WeightSink {
+            weights: &self.weights,
+            mg: 0,
+            eg: 0,
+        };
+        extract(pos, &mut sink);
         let phase = phase(pos);
-        let (mut mg, mut eg) = (0i64, 0i64);
-        for (f, &c) in coefs.iter().enumerate() {
-            mg += i64::from(c) * i64::from(self.mg[f]);
-            eg += i64::from(c) * i64::from(self.eg[f]);
-        }
-        ((mg * i64::from(phase) + eg * i64::from(PHASE_MAX - phase)) / i64::from(PHASE_MAX)) as i32
+        // Truncation toward zero keeps a position and its colour-flipped mirror exact negatives.
+        (sink.mg * phase + sink.eg * (PHASE_MAX - phase)) / PHASE_MAX
     }
 
     /// Evaluation in centipawns from the side to move's view.

@@ -63,6 +63,8 @@ search_params! {
     REVERSE_FUTILITY = ("reverse_futility", Check, 1, 0, 1);
     /// Reverse futility margin per ply of depth (cp).
     REVERSE_FUTILITY_MARGIN = ("reverse_futility_margin", Spin, 80, 0, 1000);
+    /// Deepest remaining depth (plies) at which reverse futility pruning applies.
+    REVERSE_FUTILITY_DEPTH = ("reverse_futility_depth", Spin, 6, 1, 16);
     /// Half-width of the aspiration window at the root (cp, 0 = full window).
     ASPIRATION_WINDOW = ("aspiration_window", Spin, 30, 0, 1000);
 }

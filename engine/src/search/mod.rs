@@ -1,16 +1,36 @@
 //! Iterative-deepening alpha-beta search.
 //!
 //! The public surface here ([`Searcher`], [`Limits`], [`Clock`], [`Score`], [`SearchInfo`],
-//! [`SearchResult`], [`position_key`]) is what the UCI loop, the bench and the harness use.
+//! [`SearchResult`], [`position_key`], [`perft`]) is what the UCI loop, the bench and the
+//! harness use. The modules split the work by concern: [`worker`] (the alpha-beta tree walk),
+//! [`qsearch`], [`tt`] (transposition table), [`ordering`] (MVV-LVA, killers, history),
+//! [`see`], [`time`] (time management), [`draw`] (repetitions, fifty-move rule).
+
+mod draw;
+mod knobs;
+mod ordering;
+mod qsearch;
+mod score;
+mod see;
+mod time;
+mod tt;
+mod worker;
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use shakmaty::zobrist::Zobrist64;
-use shakmaty::{Chess, EnPassantMode, Move, Position};
+use shakmaty::{Chess, EnPassantMode, Move, MoveList, Position};
 
 use crate::eval::Evaluator;
 use crate::params::Params;
+use draw::KeyStack;
+use knobs::{Knobs, LmrTable};
+use ordering::Heuristics;
+use score::{INFINITY, MATE_BOUND, MAX_PLY, to_score};
+use time::TimeManager;
+use tt::TranspositionTable;
+use worker::Worker;
 
 /// Score of a search result, from the side to move's view.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -78,16 +98,26 @@ pub fn position_key(pos: &Chess) -> u64 {
 pub struct Searcher {
     params: Params,
     evaluator: Evaluator,
-    nodes: u64,
+    knobs: Knobs,
+    lmr: LmrTable,
+    tt: TranspositionTable,
+    heuristics: Heuristics,
+    keys: KeyStack,
+    pv: Vec<MoveList>,
 }
 
 impl Searcher {
     /// A searcher with these parameters and a transposition table of `hash_mb` MiB.
-    pub fn new(params: Params, _hash_mb: usize) -> Self {
+    pub fn new(params: Params, hash_mb: usize) -> Self {
         Searcher {
             evaluator: Evaluator::new(&params),
+            knobs: Knobs::new(&params),
+            lmr: LmrTable::new(&params),
             params,
-            nodes: 0,
+            tt: TranspositionTable::new(hash_mb),
+            heuristics: Heuristics::new(),
+            keys: KeyStack::new(),
+            pv: vec![MoveList::new(); MAX_PLY + 2],
         }
     }
 
@@ -95,16 +125,47 @@ impl Searcher {
         &self.params
     }
 
+    /// Replaces the parameters. The tables are kept (call [`Searcher::new_game`] to clear them).
     pub fn set_params(&mut self, params: Params) {
         self.evaluator = Evaluator::new(&params);
+        self.knobs = Knobs::new(&params);
+        self.lmr = LmrTable::new(&params);
         self.params = params;
     }
 
     /// Resizes (and clears) the transposition table.
-    pub fn set_hash_size(&mut self, _hash_mb: usize) {}
+    pub fn set_hash_size(&mut self, hash_mb: usize) {
+        self.tt = TranspositionTable::new(hash_mb);
+    }
 
     /// Forgets everything learnt in the previous game (transposition table, history).
-    pub fn new_game(&mut self) {}
+    pub fn new_game(&mut self) {
+        self.tt.clear();
+        self.heuristics.clear();
+    }
+
+    fn worker<'a>(
+        &'a mut self,
+        stop: &'a AtomicBool,
+        time: TimeManager,
+        node_limit: u64,
+    ) -> Worker<'a> {
+        Worker {
+            knobs: &self.knobs,
+            lmr: &self.lmr,
+            evaluator: &self.evaluator,
+            tt: &mut self.tt,
+            heuristics: &mut self.heuristics,
+            keys: &mut self.keys,
+            pv: &mut self.pv,
+            stop,
+            time,
+            node_limit,
+            nodes: 0,
+            seldepth: 0,
+            aborted: false,
+        }
+    }
 
     /// Searches `root`. `history` holds the keys ([`position_key`]) of the game's earlier
     /// positions, oldest first, for repetition detection. `stop` ends the search from outside;
@@ -112,70 +173,167 @@ impl Searcher {
     pub fn search(
         &mut self,
         root: &Chess,
-        _history: &[u64],
+        history: &[u64],
         limits: &Limits,
         stop: &AtomicBool,
         on_iteration: &mut dyn FnMut(&SearchInfo),
     ) -> SearchResult {
-        // Placeholder: fixed-depth material negamax, until the real search lands.
         let start = Instant::now();
-        self.nodes = 0;
-        let depth = limits.depth.unwrap_or(2).min(2);
-        let moves = root.legal_moves();
-        let mut best = (i32::MIN, moves.first().copied());
-        for m in &moves {
-            if stop.load(Ordering::Relaxed) {
+        let time = TimeManager::new(limits, root.turn(), start);
+        let root_moves = root.legal_moves();
+        let root_key = position_key(root);
+        self.keys.reset(history, root_key);
+        self.tt.new_search();
+        self.heuristics.age();
+
+        let max_depth = limits.depth.map_or(MAX_PLY as i32 - 1, |d| {
+            (d as i32).clamp(1, MAX_PLY as i32 - 1)
+        });
+        let node_limit = limits.nodes.unwrap_or(u64::MAX);
+        let aspiration = self.knobs.aspiration_window;
+
+        let mut result = SearchResult {
+            best_move: root_moves.first().copied(),
+            score: Score::Cp(0),
+            depth: 0,
+            seldepth: 0,
+            nodes: 0,
+            time: Duration::ZERO,
+            pv: root_moves.first().copied().into_iter().collect(),
+        };
+        if root_moves.is_empty() {
+            result.score = if root.is_check() {
+                Score::Mate(0)
+            } else {
+                Score::Cp(0)
+            };
+            return result;
+        }
+
+        let mut worker = self.worker(stop, time, node_limit);
+        let mut previous: i32 = 0;
+        for depth in 1..=max_depth {
+            if depth > 1 && (stop.load(Ordering::Relaxed) || time.soft_expired()) {
                 break;
             }
-            let mut child = root.clone();
-            child.play_unchecked(*m);
-            let score = -self.negamax(&child, depth.saturating_sub(1));
-            if score > best.0 {
-                best = (score, Some(*m));
+            let mut delta = aspiration;
+            let (mut alpha, mut beta) =
+                if aspiration > 0 && depth >= 5 && previous.abs() < MATE_BOUND {
+                    (
+                        (previous - delta).max(-INFINITY),
+                        (previous + delta).min(INFINITY),
+                    )
+                } else {
+                    (-INFINITY, INFINITY)
+                };
+            let score = loop {
+                let score = worker.negamax(root, root_key, depth, alpha, beta, 0, true, false);
+                if worker.aborted {
+                    break score;
+                }
+                if score <= alpha {
+                    beta = (alpha + beta) / 2;
+                    alpha = (score - delta).max(-INFINITY);
+                } else if score >= beta {
+                    beta = (score + delta).min(INFINITY);
+                } else {
+                    break score;
+                }
+                delta += delta / 2 + 1;
+                if delta > 1000 {
+                    (alpha, beta) = (-INFINITY, INFINITY);
+                }
+            };
+            let line = &worker.pv[0];
+            if worker.aborted {
+                // A move that beat the previous best before the abort was fully searched
+                // (PVS re-searches a new best move), so it is safe to play.
+                if let Some(&m) = line.first()
+                    && Some(m) != result.best_move
+                {
+                    result.best_move = Some(m);
+                    result.pv = line.to_vec();
+                }
+                break;
+            }
+            previous = score;
+            if line.is_empty() {
+                break;
+            }
+            result.best_move = line.first().copied();
+            result.pv = line.to_vec();
+            result.score = to_score(score);
+            result.depth = depth as u32;
+            result.seldepth = worker.seldepth as u32;
+            result.nodes = worker.nodes;
+            result.time = time.elapsed();
+            on_iteration(&SearchInfo {
+                depth: result.depth,
+                seldepth: result.seldepth,
+                score: result.score,
+                nodes: worker.nodes,
+                time: result.time,
+                hashfull: worker.tt.hashfull(),
+                pv: result.pv.clone(),
+            });
+            // A mate found and proven shorter than the depth searched cannot improve.
+            if let Score::Mate(n) = result.score
+                && limits.depth.is_none()
+                && !limits.infinite
+                && (2 * n.unsigned_abs() as i32) < depth
+            {
+                break;
             }
         }
-        let info = SearchInfo {
-            depth,
-            seldepth: depth,
-            score: Score::Cp(best.0.max(-30000)),
-            nodes: self.nodes,
-            time: start.elapsed(),
-            hashfull: 0,
-            pv: best.1.into_iter().collect(),
-        };
-        on_iteration(&info);
-        SearchResult {
-            best_move: best.1,
-            score: info.score,
-            depth,
-            seldepth: depth,
-            nodes: self.nodes,
-            time: info.time,
-            pv: info.pv,
+        result.nodes = worker.nodes;
+        result.time = time.elapsed();
+        if result.seldepth == 0 {
+            result.seldepth = worker.seldepth as u32;
         }
-    }
-
-    fn negamax(&mut self, pos: &Chess, depth: u32) -> i32 {
-        self.nodes += 1;
-        if depth == 0 {
-            return self.evaluator.evaluate(pos);
-        }
-        let moves = pos.legal_moves();
-        if moves.is_empty() {
-            return if pos.is_check() { -30000 } else { 0 };
-        }
-        let mut best = i32::MIN + 1;
-        for m in &moves {
-            let mut child = pos.clone();
-            child.play_unchecked(*m);
-            best = best.max(-self.negamax(&child, depth - 1));
-        }
-        best
+        result
     }
 
     /// Runs the quiescence search on `pos` and returns its score (side to move's view) and the
     /// quiet position at the end of its principal variation (for tuner data).
     pub fn quiet_leaf(&mut self, pos: &Chess) -> (i32, Chess) {
-        (self.evaluator.evaluate(pos), pos.clone())
+        let stop = AtomicBool::new(false);
+        let limits = Limits::default();
+        let time = TimeManager::new(&limits, pos.turn(), Instant::now());
+        let key = position_key(pos);
+        self.keys.reset(&[], key);
+        let mut worker = self.worker(&stop, time, u64::MAX);
+        let score = worker.qsearch(pos, key, -INFINITY, INFINITY, 0, 0);
+        let mut leaf = pos.clone();
+        for &m in worker.pv[0].iter() {
+            leaf.play_unchecked(m);
+        }
+        (score, leaf)
     }
+}
+
+/// Counts the leaves of the legal move tree to `depth` along the search's own move path
+/// (legal move generation, copy-make and the incremental key, which is checked against a
+/// full recomputation at every node).
+pub fn perft(pos: &Chess, depth: u32) -> u64 {
+    fn walk(pos: &Chess, key: u64, depth: u32) -> u64 {
+        assert_eq!(
+            key,
+            position_key(pos),
+            "incremental key diverged at {pos:?}"
+        );
+        if depth == 0 {
+            return 1;
+        }
+        let moves = pos.legal_moves();
+        let mut total = 0;
+        for m in moves {
+            let incremental = worker::child_key(pos, key, m);
+            let mut child = pos.clone();
+            child.play_unchecked(m);
+            let child_key = incremental.unwrap_or_else(|| position_key(&child));
+            total += walk(&child, child_key, depth - 1);
+        }
+        total
+    }
+    walk(pos, position_key(pos), depth)
 }

@@ -1,0 +1,57 @@
+//! Pawnless endings against a lone king, and pawnless endings nobody can win.
+
+use shakmaty::{Board, Color, Square};
+
+use super::{Sink, sign};
+use crate::params::feature;
+
+/// Whether `color`'s pieces (on a board without pawns) can force mate against a bare king:
+/// a queen or rook, a bishop with another minor piece, or three knights.
+fn has_mating_material(board: &Board, color: Color) -> bool {
+    let ours = board.by_color(color);
+    let bishops = (board.bishops() & ours).count();
+    let knights = (board.knights() & ours).count();
+    (board.rooks_and_queens() & ours).any()
+        || (bishops >= 1 && bishops + knights >= 2)
+        || knights >= 3
+}
+
+/// No pawns and neither side can force mate (KK, KNK, KBK, KNNK, KNKB, KBKB, ...): the
+/// evaluation reports no features at all, so such positions evaluate to exactly 0 for every
+/// parameter set (which keeps the evaluation linear in the weights).
+pub(super) fn is_dead_draw(board: &Board) -> bool {
+    board.pawns().is_empty()
+        && !has_mating_material(board, Color::White)
+        && !has_mating_material(board, Color::Black)
+}
+
+/// Steps from `square` to the nearest edge of the board: 0 (edge) ..= 3 (centre).
+fn edge_distance(square: Square) -> usize {
+    let file = square.file().to_u32();
+    let rank = square.rank().to_u32();
+    file.min(7 - file).min(rank).min(7 - rank) as usize
+}
+
+/// K+pieces vs a lone king without pawns: with the winner's sign, `7 − distance` between the
+/// kings (`king_distance_factor`) and the loser's distance to the edge (`mate_edge_<d>`).
+pub(super) fn lone_king<S: Sink>(board: &Board, sink: &mut S) {
+    if board.pawns().any() {
+        return;
+    }
+    for winner in Color::ALL {
+        let loser = !winner;
+        if board.by_color(loser).more_than_one() || !has_mating_material(board, winner) {
+            continue;
+        }
+        let (Some(strong_king), Some(lone_king)) = (board.king_of(winner), board.king_of(loser))
+        else {
+            return;
+        };
+        let s = sign(winner);
+        sink.add(
+            feature::KING_DISTANCE,
+            s * (7 - strong_king.distance(lone_king) as i32),
+        );
+        sink.add(feature::MATE_EDGE + edge_distance(lone_king), s);
+    }
+}

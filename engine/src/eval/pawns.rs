@@ -1,0 +1,81 @@
+//! Pawn structure: passed, doubled and isolated pawns.
+
+use shakmaty::{Bitboard, Board, Color, File, Square};
+
+use super::{Sink, sign};
+use crate::params::feature;
+
+/// The file of `square` and its neighbours.
+#[inline]
+pub(super) fn file_and_neighbours(file: File) -> Bitboard {
+    let own = Bitboard::from_file(file);
+    own | adjacent_files(file)
+}
+
+/// The files next to `file`.
+#[inline]
+pub(super) fn adjacent_files(file: File) -> Bitboard {
+    let own = Bitboard::from_file(file).0;
+    Bitboard(
+        ((own << 1) & !Bitboard::from_file(File::A).0)
+            | ((own >> 1) & !Bitboard::from_file(File::H).0),
+    )
+}
+
+/// Every square strictly ahead of `square`'s rank, from `color`'s point of view.
+#[inline]
+pub(super) fn ranks_ahead(square: Square, color: Color) -> Bitboard {
+    let rank = u32::from(square.rank());
+    Bitboard(match color {
+        Color::White if rank < 7 => !0u64 << (8 * (rank + 1)),
+        Color::Black => (1u64 << (8 * rank)) - 1,
+        Color::White => 0,
+    })
+}
+
+/// Squares attacked by the pawns of `color` (all at once, by shifting).
+#[inline]
+pub(super) fn pawn_attacks(board: &Board, color: Color) -> Bitboard {
+    let pawns = (board.pawns() & board.by_color(color)).0;
+    let not_a = !Bitboard::from_file(File::A).0;
+    let not_h = !Bitboard::from_file(File::H).0;
+    Bitboard(match color {
+        Color::White => ((pawns & not_a) << 7) | ((pawns & not_h) << 9),
+        Color::Black => ((pawns & not_a) >> 9) | ((pawns & not_h) >> 7),
+    })
+}
+
+/// Passed pawns by relative rank, doubled pawns (another own pawn ahead on the file) and
+/// isolated pawns (no own pawn on a neighbouring file) of `color`. A pawn with an own pawn
+/// ahead of it is not counted as passed: the front one is.
+pub(super) fn pawn_structure<S: Sink>(board: &Board, color: Color, sink: &mut S) {
+    let s = sign(color);
+    let ours = board.pawns() & board.by_color(color);
+    let theirs = board.pawns() & board.by_color(!color);
+    let (mut doubled, mut isolated) = (0, 0);
+    for square in ours {
+        let ahead = ranks_ahead(square, color);
+        let file = Bitboard::from_file(square.file());
+        let own_ahead = (ours & file & ahead).any();
+        if own_ahead {
+            doubled += 1;
+        }
+        if (ours & adjacent_files(square.file())).is_empty() {
+            isolated += 1;
+        }
+        if !own_ahead && (theirs & ahead & file_and_neighbours(square.file())).is_empty() {
+            let rank = match color {
+                Color::White => u32::from(square.rank()),
+                Color::Black => 7 - u32::from(square.rank()),
+            };
+            // Pawns stand on relative ranks 2..=7 (index 1..=6).
+            sink.add(feature::PASSED_PAWN + rank as usize - 1, s);
+        }
+    }
+    if doubled != 0 {
+        sink.add(feature::DOUBLED_PAWN, s * doubled);
+    }
+    if isolated != 0 {
+        sink.add(feature::ISOLATED_PAWN, s * isolated);
+    }
+}

@@ -1,0 +1,71 @@
+//! Piece activity: mobility, bishop pair, rooks on (semi-)open files, attacks on the king zone.
+
+use shakmaty::{Bitboard, Board, Color, Role, attacks};
+
+use super::king::king_zone;
+use super::pawns::pawn_attacks;
+use super::{Sink, sign};
+use crate::params::feature;
+
+/// First mobility feature of each piece role (knight, bishop, rook, queen).
+const MOBILITY: [usize; 4] = [
+    feature::MOBILITY_KNIGHT,
+    feature::MOBILITY_BISHOP,
+    feature::MOBILITY_ROOK,
+    feature::MOBILITY_QUEEN,
+];
+
+/// For each knight, bishop, rook and queen of `color`:
+/// - mobility: the number of squares it attacks that hold no own piece and are not attacked
+///   by an enemy pawn (feature `MOBILITY_<ROLE> + count`; sliders see through nothing);
+/// - king attack: the number of squares of the enemy king zone (king square and its
+///   neighbours) it attacks, summed per role;
+///
+/// plus the bishop pair and rooks on open (no pawns) or semi-open (only enemy pawns) files.
+pub(super) fn piece_activity<S: Sink>(board: &Board, color: Color, sink: &mut S) {
+    let s = sign(color);
+    let ours = board.by_color(color);
+    let occupied = board.occupied();
+    let mobility_area = !ours & !pawn_attacks(board, !color);
+    let enemy_zone = king_zone(board, !color);
+    for (i, role) in [Role::Knight, Role::Bishop, Role::Rook, Role::Queen]
+        .into_iter()
+        .enumerate()
+    {
+        let mut zone_hits = 0;
+        for square in board.by_role(role) & ours {
+            let reach = match role {
+                Role::Knight => attacks::knight_attacks(square),
+                Role::Bishop => attacks::bishop_attacks(square, occupied),
+                Role::Rook => attacks::rook_attacks(square, occupied),
+                _ => attacks::queen_attacks(square, occupied),
+            };
+            sink.add(MOBILITY[i] + (reach & mobility_area).count(), s);
+            zone_hits += (reach & enemy_zone).count() as i32;
+        }
+        if zone_hits != 0 {
+            sink.add(feature::KING_ATTACK + i, s * zone_hits);
+        }
+    }
+
+    if (board.bishops() & ours).more_than_one() {
+        sink.add(feature::BISHOP_PAIR, s);
+    }
+
+    let own_pawns = board.pawns() & ours;
+    let (mut open, mut semi_open) = (0, 0);
+    for square in board.rooks() & ours {
+        let file = Bitboard::from_file(square.file());
+        if (board.pawns() & file).is_empty() {
+            open += 1;
+        } else if (own_pawns & file).is_empty() {
+            semi_open += 1;
+        }
+    }
+    if open != 0 {
+        sink.add(feature::ROOK_OPEN_FILE, s * open);
+    }
+    if semi_open != 0 {
+        sink.add(feature::ROOK_SEMI_OPEN_FILE, s * semi_open);
+    }
+}

@@ -1,0 +1,44 @@
+//! Where extracted features go: the one feature-extraction routine ([`super::extract`]) writes
+//! `(feature, coefficient)` pairs into a [`Sink`]. The fast evaluation sums weights
+//! ([`WeightSink`]); the trace records coefficients ([`super::trace`]). Being generic over the
+//! sink, the extraction is monomorphised per sink, so the fast path has no indirection.
+
+use crate::params::{FeatureId, TOTAL_FEATURES};
+
+/// Receives the features of a position, one `(feature, coefficient)` at a time. The same
+/// feature may arrive several times; its coefficients add up.
+pub trait Sink {
+    /// Adds `coef` (White minus Black) to feature `feature`.
+    fn add(&mut self, feature: FeatureId, coef: i32);
+}
+
+/// Per-feature `[mg, eg]` weights (flat features hold the same weight twice).
+pub(crate) type Weights = [[i32; 2]; TOTAL_FEATURES];
+
+/// Sums middlegame and endgame weights; the evaluator blends them by phase afterwards.
+pub(crate) struct WeightSink<'a> {
+    pub weights: &'a Weights,
+    pub mg: i32,
+    pub eg: i32,
+}
+
+impl Sink for WeightSink<'_> {
+    #[inline(always)]
+    fn add(&mut self, feature: FeatureId, coef: i32) {
+        let [mg, eg] = self.weights[feature];
+        self.mg += coef * mg;
+        self.eg += coef * eg;
+    }
+}
+
+/// Dense coefficients, one per feature (lives on the stack while a trace is taken).
+pub(crate) struct CoefSink {
+    pub coefs: [i32; TOTAL_FEATURES],
+}
+
+impl Sink for CoefSink {
+    #[inline]
+    fn add(&mut self, feature: FeatureId, coef: i32) {
+        self.coefs[feature] += coef;
+    }
+}

@@ -1,0 +1,154 @@
+//! Quiescence search: only captures and promotions (and, in its first plies, quiet checking
+//! moves) below the horizon, so that the evaluation is only trusted in quiet positions.
+
+use shakmaty::{Bitboard, Chess, Color, Position, Rank, Role};
+
+use super::draw::is_fifty_move_draw;
+use super::ordering::{capture_score, gives_check, is_bad_capture_score, pick};
+use super::position_key;
+use super::score::{DRAW, INFINITY, MAX_PLY, mated_in};
+use super::see::value;
+use super::worker::{MAX_MOVES, Worker, child_key};
+
+/// Ordering score of a quiet checking move: after the good captures, before the bad ones.
+const QUIET_CHECK: i32 = 0;
+
+impl Worker<'_> {
+    /// `qply` counts the plies below the horizon: the depth limit (`qsearch_depth`) and the
+    /// plies with checks (`qsearch_check_plies`) refer to it.
+    pub(crate) fn qsearch(
+        &mut self,
+        pos: &Chess,
+        key: u64,
+        mut alpha: i32,
+        beta: i32,
+        ply: usize,
+        qply: usize,
+    ) -> i32 {
+        if !self.enter_node(ply) {
+            return 0;
+        }
+        if ply > 0
+            && (pos.is_insufficient_material() || self.keys.is_repetition(ply, pos.halfmoves()))
+        {
+            return DRAW;
+        }
+        let in_check = pos.is_check();
+        if ply >= MAX_PLY - 1 || qply >= self.knobs.qsearch_depth {
+            return self.evaluate(pos);
+        }
+
+        let mut best_score;
+        let mut stand_pat = -INFINITY;
+        if in_check {
+            best_score = -INFINITY;
+        } else {
+            stand_pat = self.evaluate(pos);
+            if stand_pat >= beta {
+                return stand_pat;
+            }
+            // Whole-node delta pruning: not even winning a queen (and promoting) gets close.
+            if stand_pat + max_gain(pos) + self.knobs.delta_margin < alpha {
+                return stand_pat;
+            }
+            alpha = alpha.max(stand_pat);
+            best_score = stand_pat;
+        }
+
+        let mut moves = pos.legal_moves();
+        if moves.is_empty() {
+            // Without moves: mate when in check; a stalemate is not detected when not in check
+            // because quiet moves were never the question here.
+            return if in_check { mated_in(ply) } else { DRAW };
+        }
+        if is_fifty_move_draw(pos.halfmoves()) {
+            return DRAW;
+        }
+        let with_checks = !in_check && qply < self.knobs.qsearch_check_plies;
+        if !in_check {
+            moves.retain(|m| {
+                m.is_capture() || m.is_promotion() || (with_checks && gives_check(pos, *m))
+            });
+        }
+        let mut scores = [0i32; MAX_MOVES];
+        for (m, score) in moves.iter().zip(scores.iter_mut()) {
+            *score = if m.is_capture() || m.is_promotion() {
+                capture_score(pos, *m)
+            } else {
+                QUIET_CHECK
+            };
+        }
+
+        for index in 0..moves.len() {
+            let (m, move_score) = pick(&mut moves, &mut scores, index);
+            if !in_check {
+                let tactical = m.is_capture() || m.is_promotion();
+                // Captures (and checks) that lose material by SEE.
+                if self.knobs.see_pruning
+                    && if tactical {
+                        is_bad_capture_score(move_score)
+                    } else {
+                        super::see::see(pos, m) < 0
+                    }
+                {
+                    continue;
+                }
+                // Delta pruning: this capture cannot bring the score up to alpha.
+                if tactical
+                    && !m.is_promotion()
+                    && stand_pat + m.capture().map_or(0, value) + self.knobs.delta_margin <= alpha
+                {
+                    continue;
+                }
+            }
+            let incremental = child_key(pos, key, m);
+            let mut child = pos.clone();
+            child.play_unchecked(m);
+            let child_key = incremental.unwrap_or_else(|| position_key(&child));
+            self.keys.set(ply + 1, child_key);
+            let score = -self.qsearch(&child, child_key, -beta, -alpha, ply + 1, qply + 1);
+            if self.aborted {
+                return 0;
+            }
+            if score > best_score {
+                best_score = score;
+                if score > alpha {
+                    alpha = score;
+                    self.update_pv(ply, m);
+                    if score >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        best_score
+    }
+}
+
+/// The most a single move can gain: the opponent's best piece, plus a promotion when the
+/// side to move has a pawn on its seventh rank.
+fn max_gain(pos: &Chess) -> i32 {
+    let board = pos.board();
+    let us = pos.turn();
+    let them = board.by_color(!us);
+    let best_victim = [
+        Role::Queen,
+        Role::Rook,
+        Role::Bishop,
+        Role::Knight,
+        Role::Pawn,
+    ]
+    .into_iter()
+    .find(|&r| (board.by_role(r) & them).any())
+    .map_or(0, value);
+    let seventh = match us {
+        Color::White => Bitboard::from_rank(Rank::Seventh),
+        Color::Black => Bitboard::from_rank(Rank::Second),
+    };
+    let promotion = if (board.by_role(Role::Pawn) & board.by_color(us) & seventh).any() {
+        value(Role::Queen) - value(Role::Pawn)
+    } else {
+        0
+    };
+    best_victim + promotion
+}

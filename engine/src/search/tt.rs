@@ -1,0 +1,206 @@
+//! The transposition table: one 16-byte entry per slot, sized in MiB, replaced by depth and age.
+
+use shakmaty::Move;
+
+use super::score::{MATE_BOUND, MAX_PLY};
+
+/// What the stored score says about the true value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Bound {
+    /// The true value is exactly the score (a PV node).
+    Exact,
+    /// The true value is at least the score (a fail high).
+    Lower,
+    /// The true value is at most the score (a fail low).
+    Upper,
+}
+
+/// A move packed as `from | to << 6 | promotion role << 12` (0 = none): enough to find it
+/// again among the legal moves.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct PackedMove(u16);
+
+impl PackedMove {
+    pub(crate) const NONE: PackedMove = PackedMove(0);
+
+    pub(crate) fn new(m: Move) -> PackedMove {
+        let from = m.from().map_or(0, |sq| sq as u16);
+        let promotion = m.promotion().map_or(0, |r| r as u16);
+        PackedMove(from | (m.to() as u16) << 6 | promotion << 12)
+    }
+
+    pub(crate) fn matches(self, m: Move) -> bool {
+        self != PackedMove::NONE && PackedMove::new(m) == self
+    }
+}
+
+#[derive(Clone, Copy, Default)]
+#[repr(C)]
+struct Entry {
+    key: u64,
+    best: PackedMove,
+    score: i16,
+    depth: u8,
+    /// Generation in the high 6 bits, bound in the low 2 (0 = empty slot).
+    age_bound: u8,
+}
+
+/// A probe hit: the entry's data with the score already converted to the probing ply.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Hit {
+    pub best: PackedMove,
+    pub score: i32,
+    pub depth: i32,
+    pub bound: Bound,
+}
+
+pub(crate) struct TranspositionTable {
+    entries: Vec<Entry>,
+    generation: u8,
+}
+
+impl TranspositionTable {
+    pub(crate) fn new(mb: usize) -> Self {
+        let count = (mb.max(1) << 20) / std::mem::size_of::<Entry>();
+        TranspositionTable {
+            entries: vec![Entry::default(); count],
+            generation: 0,
+        }
+    }
+
+    pub(crate) fn clear(&mut self) {
+        self.entries.fill(Entry::default());
+        self.generation = 0;
+    }
+
+    /// Starts a new search: older entries become preferred victims.
+    pub(crate) fn new_search(&mut self) {
+        self.generation = (self.generation + 1) & 0x3f;
+    }
+
+    #[inline]
+    fn index(&self, key: u64) -> usize {
+        // Multiply-shift maps the key onto any table length without a modulo.
+        ((u128::from(key) * self.entries.len() as u128) >> 64) as usize
+    }
+
+    #[inline]
+    pub(crate) fn probe(&self, key: u64, ply: usize) -> Option<Hit> {
+        let e = &self.entries[self.index(key)];
+        if e.age_bound == 0 || e.key != key {
+            return None;
+        }
+        let bound = match e.age_bound & 3 {
+            1 => Bound::Exact,
+            2 => Bound::Lower,
+            _ => Bound::Upper,
+        };
+        Some(Hit {
+            best: e.best,
+            score: score_from_tt(i32::from(e.score), ply),
+            depth: i32::from(e.depth),
+            bound,
+        })
+    }
+
+    #[inline]
+    pub(crate) fn store(
+        &mut self,
+        key: u64,
+        ply: usize,
+        depth: i32,
+        score: i32,
+        bound: Bound,
+        best: PackedMove,
+    ) {
+        let index = self.index(key);
+        let generation = self.generation;
+        let e = &mut self.entries[index];
+        let same = e.key == key;
+        let stale = e.age_bound >> 2 != generation;
+        if !(same
+            || stale
+            || e.age_bound == 0
+            || depth + 3 >= i32::from(e.depth)
+            || bound == Bound::Exact)
+        {
+            return;
+        }
+        // Keep the old move when the new search of this position found none.
+        let best = if best == PackedMove::NONE && same {
+            e.best
+        } else {
+            best
+        };
+        let bound_bits = match bound {
+            Bound::Exact => 1,
+            Bound::Lower => 2,
+            Bound::Upper => 3,
+        };
+        *e = Entry {
+            key,
+            best,
+            score: score_to_tt(score, ply) as i16,
+            depth: depth.clamp(0, 255) as u8,
+            age_bound: generation << 2 | bound_bits,
+        };
+    }
+
+    /// Permille of a sample of slots filled in the current search.
+    pub(crate) fn hashfull(&self) -> u32 {
+        let sample = self.entries.len().min(1000);
+        let used = self.entries[..sample]
+            .iter()
+            .filter(|e| e.age_bound != 0 && e.age_bound >> 2 == self.generation)
+            .count();
+        (used * 1000 / sample.max(1)) as u32
+    }
+}
+
+/// Mate scores are stored relative to the node (plies to mate from here), not to the root.
+fn score_to_tt(score: i32, ply: usize) -> i32 {
+    let ply = ply as i32;
+    if score >= MATE_BOUND {
+        score + ply
+    } else if score <= -MATE_BOUND {
+        score - ply
+    } else {
+        score
+    }
+}
+
+fn score_from_tt(score: i32, ply: usize) -> i32 {
+    let ply = ply as i32;
+    if score >= MATE_BOUND {
+        score - ply
+    } else if score <= -MATE_BOUND {
+        score + ply
+    } else {
+        score
+    }
+}
+
+const _: () = assert!(std::mem::size_of::<Entry>() == 16);
+const _: () = assert!(MAX_PLY < 256);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::score::MATE;
+
+    #[test]
+    fn mate_scores_are_stored_relative_to_the_node() {
+        let mut tt = TranspositionTable::new(1);
+        // Mate in 3 plies from a node at ply 5 is MATE - 8 at the root...
+        tt.store(42, 5, 4, MATE - 8, Bound::Exact, PackedMove::NONE);
+        // ...and MATE - 5 when the same position is met at ply 2.
+        let hit = tt.probe(42, 2).unwrap();
+        assert_eq!(hit.score, MATE - 5);
+        assert_eq!(hit.bound, Bound::Exact);
+        tt.store(43, 3, 4, -(MATE - 6), Bound::Upper, PackedMove::NONE);
+        assert_eq!(tt.probe(43, 1).unwrap().score, -(MATE - 4));
+        assert!(tt.probe(44, 0).is_none());
+        tt.clear();
+        assert!(tt.probe(42, 2).is_none());
+    }
+}

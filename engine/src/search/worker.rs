@@ -1,0 +1,332 @@
+//! The alpha-beta search proper: principal variation search with null move, reverse
+//! futility pruning, late-move reductions, check extension and mate-distance pruning.
+//!
+//! Positions are copied and made (shakmaty has no unmake); everything else the search needs
+//! per node lives in preallocated tables, so the tree walk allocates nothing.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use shakmaty::zobrist::Zobrist64;
+use shakmaty::{CastlingMode, Chess, EnPassantMode, FromSetup, Move, MoveList, Position, Role};
+
+use super::draw::{KeyStack, is_fifty_move_draw};
+use super::knobs::{Knobs, LmrTable};
+use super::ordering::{Heuristics, pick};
+use super::position_key;
+use super::score::{DRAW, INFINITY, MATE, MATE_BOUND, MAX_PLY, mated_in};
+use super::time::TimeManager;
+use super::tt::{Bound, PackedMove, TranspositionTable};
+use crate::eval::Evaluator;
+
+/// Room for the scores of one node's moves (shakmaty's `MoveList` capacity).
+pub(crate) const MAX_MOVES: usize = 270;
+
+/// The state of one running search, borrowing the searcher's tables.
+pub(crate) struct Worker<'a> {
+    pub knobs: &'a Knobs,
+    pub lmr: &'a LmrTable,
+    pub evaluator: &'a Evaluator,
+    pub tt: &'a mut TranspositionTable,
+    pub heuristics: &'a mut Heuristics,
+    pub keys: &'a mut KeyStack,
+    /// Triangular PV table: `pv[ply]` is the best line found from `ply`.
+    pub pv: &'a mut [MoveList],
+    pub stop: &'a AtomicBool,
+    pub time: TimeManager,
+    pub node_limit: u64,
+    pub nodes: u64,
+    pub seldepth: usize,
+    pub aborted: bool,
+}
+
+impl Worker<'_> {
+    /// Counts a node, or reports that the search must stop. Node limits are exact (checked at
+    /// every node, so the count is reproducible); time and the stop flag are polled.
+    #[inline]
+    pub(crate) fn enter_node(&mut self, ply: usize) -> bool {
+        if self.aborted {
+            return false;
+        }
+        if self.nodes >= self.node_limit {
+            self.aborted = true;
+            return false;
+        }
+        self.nodes += 1;
+        if self.nodes & 1023 == 0 && (self.stop.load(Ordering::Relaxed) || self.time.hard_expired())
+        {
+            self.aborted = true;
+            return false;
+        }
+        if ply > self.seldepth {
+            self.seldepth = ply;
+        }
+        self.pv[ply].clear();
+        true
+    }
+
+    /// Static evaluation, kept clear of the mate range.
+    #[inline]
+    pub(crate) fn evaluate(&self, pos: &Chess) -> i32 {
+        self.evaluator
+            .evaluate(pos)
+            .clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
+    }
+
+    /// `pv[ply] = m + pv[ply + 1]`.
+    #[inline]
+    pub(crate) fn update_pv(&mut self, ply: usize, m: Move) {
+        let (head, tail) = self.pv.split_at_mut(ply + 1);
+        let line = &mut head[ply];
+        line.clear();
+        line.push(m);
+        for &child in tail[0].iter() {
+            if line.is_full() {
+                break;
+            }
+            line.push(child);
+        }
+    }
+
+    /// Searches `pos` (whose key is `key`, already recorded at `ply` in the key stack) to
+    /// `depth` plies within the window (`alpha`, `beta`). Fail-soft.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn negamax(
+        &mut self,
+        pos: &Chess,
+        key: u64,
+        depth: i32,
+        mut alpha: i32,
+        mut beta: i32,
+        ply: usize,
+        pv_node: bool,
+        allow_null: bool,
+    ) -> i32 {
+        let in_check = pos.is_check();
+        let depth = if in_check && self.knobs.check_extension && ply > 0 {
+            depth + 1
+        } else {
+            depth
+        };
+        if depth <= 0 {
+            return self.qsearch(pos, key, alpha, beta, ply, 0);
+        }
+        if !self.enter_node(ply) {
+            return 0;
+        }
+        let root = ply == 0;
+        if !root {
+            if pos.is_insufficient_material() || self.keys.is_repetition(ply, pos.halfmoves()) {
+                return DRAW;
+            }
+            if ply >= MAX_PLY - 1 {
+                return self.evaluate(pos);
+            }
+            if self.knobs.mate_distance_pruning {
+                alpha = alpha.max(mated_in(ply));
+                beta = beta.min(MATE - ply as i32 - 1);
+                if alpha >= beta {
+                    return alpha;
+                }
+            }
+        }
+        let original_alpha = alpha;
+
+        let hit = self.tt.probe(key, ply);
+        let tt_move = hit.map_or(PackedMove::NONE, |h| h.best);
+        if let Some(h) = hit
+            && !pv_node
+            && h.depth >= depth
+            && match h.bound {
+                Bound::Exact => true,
+                Bound::Lower => h.score >= beta,
+                Bound::Upper => h.score <= alpha,
+            }
+        {
+            return h.score;
+        }
+
+        let static_eval = if in_check {
+            -INFINITY
+        } else {
+            self.evaluate(pos)
+        };
+
+        if !pv_node && !in_check && beta.abs() < MATE_BOUND {
+            if self.knobs.reverse_futility
+                && depth <= self.knobs.reverse_futility_depth
+                && static_eval - self.knobs.reverse_futility_margin * depth >= beta
+            {
+                return static_eval;
+            }
+            if self.knobs.null_move
+                && allow_null
+                && depth >= 3
+                && static_eval >= beta
+                && has_pieces(pos)
+                && let Some(null_pos) = null_move(pos)
+            {
+                let reduction = self.knobs.null_move_reduction + depth / 6;
+                let null_key = position_key(&null_pos);
+                self.keys.set(ply + 1, null_key);
+                let score = -self.negamax(
+                    &null_pos,
+                    null_key,
+                    depth - 1 - reduction,
+                    -beta,
+                    -beta + 1,
+                    ply + 1,
+                    false,
+                    false,
+                );
+                if self.aborted {
+                    return 0;
+                }
+                if score >= beta {
+                    // An unproven mate from a null-move search is not trusted.
+                    return if score >= MATE_BOUND { beta } else { score };
+                }
+            }
+        }
+
+        let mut moves = pos.legal_moves();
+        if moves.is_empty() {
+            return if in_check { mated_in(ply) } else { DRAW };
+        }
+        if !root && is_fifty_move_draw(pos.halfmoves()) {
+            return DRAW;
+        }
+        let mut scores = [0i32; MAX_MOVES];
+        self.heuristics
+            .score_moves(pos, &moves, &mut scores, tt_move, ply);
+        self.heuristics.clear_killers(ply + 1);
+
+        let mut best_score = -INFINITY;
+        let mut best_move: Option<Move> = None;
+        for index in 0..moves.len() {
+            let (m, move_score) = pick(&mut moves, &mut scores, index);
+            let quiet = !m.is_capture() && !m.is_promotion();
+            let child_key = child_key(pos, key, m);
+            let mut child = pos.clone();
+            child.play_unchecked(m);
+            let child_key = child_key.unwrap_or_else(|| position_key(&child));
+            self.keys.set(ply + 1, child_key);
+            let new_depth = depth - 1;
+
+            let score = if index == 0 {
+                -self.negamax(
+                    &child,
+                    child_key,
+                    new_depth,
+                    -beta,
+                    -alpha,
+                    ply + 1,
+                    pv_node,
+                    true,
+                )
+            } else {
+                let mut reduction = 0;
+                if self.knobs.lmr
+                    && depth >= 3
+                    && quiet
+                    && !in_check
+                    && index >= 2
+                    && move_score < super::ordering::KILLER
+                    && !child.is_check()
+                {
+                    reduction = self.lmr.get(depth, index) - i32::from(pv_node);
+                    reduction = reduction.clamp(0, new_depth - 1);
+                }
+                let mut score = -self.negamax(
+                    &child,
+                    child_key,
+                    new_depth - reduction,
+                    -alpha - 1,
+                    -alpha,
+                    ply + 1,
+                    false,
+                    true,
+                );
+                if score > alpha && reduction > 0 && !self.aborted {
+                    score = -self.negamax(
+                        &child,
+                        child_key,
+                        new_depth,
+                        -alpha - 1,
+                        -alpha,
+                        ply + 1,
+                        false,
+                        true,
+                    );
+                }
+                if pv_node && score > alpha && score < beta && !self.aborted {
+                    score = -self.negamax(
+                        &child,
+                        child_key,
+                        new_depth,
+                        -beta,
+                        -alpha,
+                        ply + 1,
+                        true,
+                        true,
+                    );
+                }
+                score
+            };
+            if self.aborted {
+                return 0;
+            }
+            if score > best_score {
+                best_score = score;
+                if score > alpha {
+                    best_move = Some(m);
+                    alpha = score;
+                    if pv_node {
+                        self.update_pv(ply, m);
+                    }
+                    if score >= beta {
+                        if quiet {
+                            // The moves tried before this one sit at the front of the list.
+                            self.heuristics
+                                .reward(pos.turn(), ply, depth, m, &moves[..index]);
+                        }
+                        break;
+                    }
+                }
+            }
+        }
+
+        let bound = if best_score >= beta {
+            Bound::Lower
+        } else if best_score > original_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        let packed = best_move.map_or(PackedMove::NONE, PackedMove::new);
+        self.tt.store(key, ply, depth, best_score, bound, packed);
+        best_score
+    }
+}
+
+/// The key after `m`, updated incrementally when shakmaty can (else `None`: recompute).
+#[inline]
+pub(crate) fn child_key(pos: &Chess, key: u64, m: Move) -> Option<u64> {
+    pos.update_zobrist_hash::<Zobrist64>(Zobrist64(key), m, EnPassantMode::Legal)
+        .map(|z| z.0)
+}
+
+/// Whether the side to move has a piece besides pawns and king (null move is unsafe in
+/// pawn endings because of zugzwang).
+fn has_pieces(pos: &Chess) -> bool {
+    let board = pos.board();
+    (board.by_color(pos.turn()) & !board.by_role(Role::Pawn) & !board.by_role(Role::King)).any()
+}
+
+/// The position with the other side to move (not in check), halfmove clock reset so that
+/// no repetition is found across the null move.
+fn null_move(pos: &Chess) -> Option<Chess> {
+    let mut setup = pos.to_setup(EnPassantMode::Legal);
+    setup.swap_turn();
+    setup.halfmoves = 0;
+    Chess::from_setup(setup, CastlingMode::Standard).ok()
+}

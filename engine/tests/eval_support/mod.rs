@@ -1,0 +1,131 @@
+//! Positions for the evaluation tests: random legal playouts and the shared test book.
+
+#![allow(dead_code)] // each test file uses its own subset
+
+use std::io::{BufRead, BufReader};
+use std::path::Path;
+use std::process::{Command, Stdio};
+
+use engine::params::{EVAL_PARAMS, Params, specs};
+use shakmaty::fen::Fen;
+use shakmaty::{CastlingMode, Chess, EnPassantMode, FromSetup, Position};
+
+/// xorshift64*: a tiny deterministic generator, so the tests see the same positions every run.
+pub struct Rng(u64);
+
+impl Rng {
+    pub fn new(seed: u64) -> Self {
+        Rng(seed.max(1))
+    }
+
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
+    }
+
+    /// Uniform-ish in `0..n` (n > 0).
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.next_u64() % n as u64) as usize
+    }
+}
+
+/// Every position of `games` random games from the start position (up to `max_plies` each).
+/// Captures are preferred half of the time so that the games reach endgames.
+pub fn random_playouts(seed: u64, games: usize, max_plies: usize) -> Vec<Chess> {
+    let mut rng = Rng::new(seed);
+    let mut out = Vec::new();
+    for _ in 0..games {
+        let mut pos = Chess::default();
+        for _ in 0..max_plies {
+            out.push(pos.clone());
+            let moves = pos.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            let captures: Vec<_> = moves.iter().filter(|m| m.is_capture()).collect();
+            let m = if !captures.is_empty() && rng.below(2) == 0 {
+                *captures[rng.below(captures.len())]
+            } else {
+                moves[rng.below(moves.len())]
+            };
+            pos.play_unchecked(m);
+            if pos.is_insufficient_material() {
+                out.push(pos.clone());
+                break;
+            }
+        }
+    }
+    out
+}
+
+/// The first `limit` positions of `../shared/data/lichess-test.book.xz`, or `None` (with the
+/// reason printed) when the shared data or `xz` is missing.
+pub fn shared_book_positions(limit: usize) -> Option<Vec<Chess>> {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/data/lichess-test.book.xz");
+    if !path.exists() {
+        eprintln!("skipped: ../shared not found ({})", path.display());
+        return None;
+    }
+    let mut child = match Command::new("xz")
+        .arg("-dc")
+        .arg(&path)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+    {
+        Ok(child) => child,
+        Err(e) => {
+            eprintln!("skipped: cannot run xz: {e}");
+            return None;
+        }
+    };
+    let stdout = child.stdout.take().expect("piped stdout");
+    let mut out = Vec::with_capacity(limit);
+    for (n, line) in BufReader::new(stdout).lines().enumerate() {
+        if out.len() == limit {
+            break;
+        }
+        let line = line.expect("read decompressed book");
+        let fen = line.split('[').next().unwrap_or("").trim();
+        let parsed: Fen = fen
+            .parse()
+            .unwrap_or_else(|e| panic!("{}:{}: bad FEN {fen:?}: {e}", path.display(), n + 1));
+        let pos: Chess = parsed
+            .into_position(CastlingMode::Standard)
+            .unwrap_or_else(|e| panic!("{}:{}: illegal position: {e}", path.display(), n + 1));
+        out.push(pos);
+    }
+    let _ = child.kill();
+    let _ = child.wait();
+    Some(out)
+}
+
+/// Parameters with every evaluation weight random in `-range..=range` (search knobs default),
+/// so that no two features share a weight by accident.
+pub fn random_eval_params(seed: u64, range: i32) -> Params {
+    let mut rng = Rng::new(seed);
+    let mut p = Params::default();
+    for (id, spec) in specs().iter().enumerate().take(EVAL_PARAMS) {
+        let v = rng.below((2 * range + 1) as usize) as i32 - range;
+        p.set_unchecked(id, v.clamp(spec.min, spec.max));
+    }
+    p
+}
+
+/// The position with the board flipped vertically and colours, side to move, castling rights
+/// and en-passant square swapped accordingly.
+pub fn mirrored(pos: &Chess) -> Chess {
+    let mut setup = pos.to_setup(EnPassantMode::Legal);
+    setup.mirror();
+    Chess::from_setup(setup, CastlingMode::Standard).expect("mirror of a legal position")
+}
+
+/// A position from FEN (test-internal, trusted input).
+pub fn from_fen(fen: &str) -> Chess {
+    fen.parse::<Fen>()
+        .expect("test FEN")
+        .into_position(CastlingMode::Standard)
+        .expect("legal test position")
+}

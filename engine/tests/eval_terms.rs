@@ -1,0 +1,203 @@
+//! Behaviour of the evaluation terms: colour symmetry, phase, K+piece vs K, dead draws and
+//! the coefficients of single features on hand-made positions.
+
+mod eval_support;
+
+use engine::eval::{EvalTrace, Evaluator, PHASE_MAX, phase, trace};
+use engine::params::{Params, feature};
+use eval_support::{from_fen, mirrored, random_eval_params, random_playouts};
+use shakmaty::Chess;
+
+fn coefs(pos: &Chess) -> EvalTrace {
+    let mut tr = EvalTrace::default();
+    trace(pos, &mut tr);
+    tr
+}
+
+fn coef(pos: &Chess, f: usize) -> i32 {
+    coefs(pos)
+        .terms
+        .iter()
+        .find(|t| usize::from(t.feature) == f)
+        .map_or(0, |t| i32::from(t.coef))
+}
+
+#[test]
+fn mirrored_positions_evaluate_to_negatives() {
+    let positions = random_playouts(0xc0105, 20, 160);
+    for params in [Params::default(), random_eval_params(11, 300)] {
+        let evaluator = Evaluator::new(&params);
+        for pos in &positions {
+            let flipped = mirrored(pos);
+            assert_eq!(
+                evaluator.evaluate_white(&flipped),
+                -evaluator.evaluate_white(pos),
+                "{}",
+                shakmaty::fen::Fen::from_position(pos, shakmaty::EnPassantMode::Legal)
+            );
+            assert_eq!(evaluator.evaluate(&flipped), evaluator.evaluate(pos));
+            let (a, b) = (coefs(pos), coefs(&flipped));
+            assert_eq!(a.phase, b.phase);
+            assert_eq!(a.terms.len(), b.terms.len());
+            for (x, y) in a.terms.iter().zip(&b.terms) {
+                assert_eq!((x.feature, x.coef), (y.feature, -y.coef));
+            }
+        }
+    }
+}
+
+#[test]
+fn phase_is_bounded_and_counts_pieces() {
+    assert_eq!(phase(&Chess::default()), PHASE_MAX);
+    assert_eq!(phase(&from_fen("4k3/8/8/8/8/8/8/4K3 w - - 0 1")), 0);
+    assert_eq!(
+        phase(&from_fen("4k3/pppppppp/8/8/8/8/PPPPPPPP/4K3 w - - 0 1")),
+        0
+    );
+    assert_eq!(phase(&from_fen("3qk3/8/8/8/8/8/8/R3KB2 w - - 0 1")), 7);
+    // Promoted queens would push the raw count past the maximum.
+    assert_eq!(
+        phase(&from_fen("qqqqk3/8/8/8/8/8/8/QQQQK3 w - - 0 1")),
+        PHASE_MAX
+    );
+    for pos in random_playouts(3, 10, 200) {
+        let ph = phase(&pos);
+        assert!((0..=PHASE_MAX).contains(&ph));
+        assert_eq!(coefs(&pos).phase, ph);
+    }
+}
+
+#[test]
+fn lone_king_coefficients() {
+    // KQK: kings e1 / e8 are 7 apart; the black king is on the edge.
+    let pos = from_fen("4k3/8/8/8/8/8/8/3QK3 w - - 0 1");
+    assert_eq!(coef(&pos, feature::KING_DISTANCE), 0);
+    assert_eq!(coef(&pos, feature::MATE_EDGE), 1);
+    // KRK, kings d3 / e5: distance 2; the black king on e5 is 3 from the edge.
+    let pos = from_fen("8/8/8/4k3/8/3K4/8/7R b - - 0 1");
+    assert_eq!(coef(&pos, feature::KING_DISTANCE), 5);
+    assert_eq!(coef(&pos, feature::MATE_EDGE + 3), 1);
+    // Black wins: negative coefficients; g2 is 1 from the edge, kings 2 apart.
+    let pos = from_fen("8/8/8/8/8/8/6K1/4k1r1 w - - 0 1");
+    assert_eq!(coef(&pos, feature::KING_DISTANCE), -5);
+    assert_eq!(coef(&pos, feature::MATE_EDGE + 1), -1);
+    // KBNK counts, KQKR (not a lone king) and positions with pawns do not.
+    let pos = from_fen("8/8/8/3k4/8/8/8/2BNK3 w - - 0 1");
+    assert_eq!(coef(&pos, feature::KING_DISTANCE), 7 - 4);
+    for fen in [
+        "8/8/8/3k4/8/8/3r4/3QK3 w - - 0 1",
+        "8/8/8/3k4/8/8/3P4/3QK3 w - - 0 1",
+        "8/8/8/3k4/8/8/8/3NNK2 w - - 0 1",
+    ] {
+        let pos = from_fen(fen);
+        assert_eq!(coef(&pos, feature::KING_DISTANCE), 0, "{fen}");
+        for d in 0..4 {
+            assert_eq!(coef(&pos, feature::MATE_EDGE + d), 0, "{fen}");
+        }
+    }
+}
+
+#[test]
+fn winner_prefers_close_kings_and_lone_king_on_the_edge() {
+    let evaluator = Evaluator::new(&Params::default());
+    // Same material, White to move in each pair: the black king on a5 (edge) vs d5 (centre),
+    // both 4 steps from the white king on e1; then the white king near (d3) vs far (a1).
+    let pairs = [
+        // (better for White, worse for White)
+        (
+            "8/8/8/k7/8/8/7Q/4K3 w - - 0 1",
+            "8/8/8/3k4/8/8/7Q/4K3 w - - 0 1",
+        ),
+        (
+            "8/8/8/k7/8/8/8/4K2R w - - 0 1",
+            "8/8/8/3k4/8/8/8/4K2R w - - 0 1",
+        ),
+        (
+            "8/8/8/3k4/8/3K4/7Q/8 w - - 0 1",
+            "8/8/8/3k4/8/8/7Q/K7 w - - 0 1",
+        ),
+        (
+            "8/8/8/3k4/8/3K4/8/7R w - - 0 1",
+            "8/8/8/3k4/8/8/8/K6R w - - 0 1",
+        ),
+    ];
+    for (better, worse) in pairs {
+        let (b, w) = (from_fen(better), from_fen(worse));
+        assert!(
+            evaluator.evaluate_white(&b) > evaluator.evaluate_white(&w),
+            "{better} should beat {worse}"
+        );
+        // And the same for Black as the winner, on the mirrored boards.
+        assert!(evaluator.evaluate_white(&mirrored(&b)) < evaluator.evaluate_white(&mirrored(&w)));
+    }
+    // With the terms off, only material and tables remain: king distance no longer matters.
+    let mut off = Params::default();
+    off.set_assignment("king_distance_factor=0").unwrap();
+    let p = Params::default();
+    let near = from_fen("8/8/8/3k4/8/3K4/8/7R w - - 0 1");
+    let delta_default = Evaluator::new(&p).evaluate_white(&near);
+    let delta_off = Evaluator::new(&off).evaluate_white(&near);
+    assert_eq!(
+        delta_default - delta_off,
+        5 * p.get_by_name("king_distance_factor").unwrap()
+    );
+}
+
+#[test]
+fn dead_draws_evaluate_to_zero() {
+    let evaluator = Evaluator::new(&Params::default());
+    for fen in [
+        "4k3/8/8/8/8/8/8/4K3 w - - 0 1",
+        "4k3/8/8/8/8/8/8/4KN2 w - - 0 1",
+        "4k3/8/8/8/8/8/8/4KB2 b - - 0 1",
+        "4k3/8/8/8/8/8/8/3NKN2 w - - 0 1",
+        "4kb2/8/8/8/8/8/8/4KN2 w - - 0 1",
+        "4kb2/8/8/8/8/8/8/4KB2 w - - 0 1",
+    ] {
+        let pos = from_fen(fen);
+        assert_eq!(evaluator.evaluate(&pos), 0, "{fen}");
+        assert!(coefs(&pos).terms.is_empty(), "{fen}");
+    }
+    // A rook is enough to play for a win.
+    let pos = from_fen("4k3/8/8/8/8/8/8/4KR2 w - - 0 1");
+    assert!(evaluator.evaluate(&pos) > 300);
+}
+
+#[test]
+fn pawn_structure_coefficients() {
+    // White: a2 a3 (doubled, isolated; a3 passed on rank 3, a2 behind it not), e5 passed on
+    // rank 5 and isolated. Black: h7, isolated and passed on Black's second rank.
+    let pos = from_fen("4k3/7p/8/4P3/8/P7/P7/4K3 w - - 0 1");
+    assert_eq!(coef(&pos, feature::DOUBLED_PAWN), 1);
+    assert_eq!(coef(&pos, feature::ISOLATED_PAWN), 3 - 1);
+    assert_eq!(coef(&pos, feature::PASSED_PAWN + 1), 1); // a3
+    assert_eq!(coef(&pos, feature::PASSED_PAWN + 3), 1); // e5
+    assert_eq!(coef(&pos, feature::PASSED_PAWN), -1); // h7 = Black's second rank
+    // A black pawn on d6 stops e5 being passed.
+    let pos = from_fen("4k3/8/3p4/4P3/8/8/8/4K3 w - - 0 1");
+    assert_eq!(coef(&pos, feature::PASSED_PAWN + 3), 0);
+    assert_eq!(coef(&pos, feature::PASSED_PAWN + 2), 0);
+}
+
+#[test]
+fn piece_and_king_coefficients() {
+    // Knight b1: a3, c3, d2; the black pawn on d4 guards c3 -> mobility 2.
+    let pos = from_fen("4k3/8/8/8/3p4/8/8/1N2K3 w - - 0 1");
+    assert_eq!(coef(&pos, feature::MOBILITY_KNIGHT + 2), 1);
+    assert_eq!(coef(&pos, feature::TEMPO), 1);
+    let pos = from_fen("4k3/8/8/8/3p4/8/8/1N2K3 b - - 0 1");
+    assert_eq!(coef(&pos, feature::TEMPO), -1);
+    // Rooks: a-file open, b-file semi-open (only a black pawn), h-file closed.
+    let pos = from_fen("4k3/1p5p/8/8/8/8/7P/RR2K2R w - - 0 1");
+    assert_eq!(coef(&pos, feature::ROOK_OPEN_FILE), 1);
+    assert_eq!(coef(&pos, feature::ROOK_SEMI_OPEN_FILE), 1);
+    // Bishop pair for Black only.
+    let pos = from_fen("2b1kb2/8/8/8/8/8/8/2B1K3 w - - 0 1");
+    assert_eq!(coef(&pos, feature::BISHOP_PAIR), -1);
+    // King g1 behind f2 g2 h3: shelter 3, no open file. Black king e8 without pawns: three
+    // open files. The knight on f6 attacks e8 and d7, both in the black king's zone.
+    let pos = from_fen("4k3/8/5N2/8/8/7P/5PP1/6K1 b - - 0 1");
+    assert_eq!(coef(&pos, feature::KING_SHELTER), 3);
+    assert_eq!(coef(&pos, feature::KING_OPEN_FILE), -3);
+    assert_eq!(coef(&pos, feature::KING_ATTACK), 2);
+}
