@@ -2,12 +2,12 @@
 
 use std::fmt::Write as _;
 
-use super::analysis::{Analysis, Wdl};
+use super::analysis::{Analysis, Wdl, termination_label};
 use super::markdown::{GAMES_PER_OPENING, LOPSIDED_SHOWN};
 use super::plots::{self, Effort, RunLine};
 use super::text::{
-    Tone, decision, grouped, interval, number, percent, sprt_settings, state_word, verdict,
-    wdl_line, with_error,
+    Tone, builtin_description, decision, grouped, interval, number, percent, sprt_settings,
+    state_word, verdict, wdl_line, with_error,
 };
 use super::{Comparison, RunReport};
 
@@ -272,8 +272,10 @@ fn setup_section(out: &mut String, report: &RunReport) {
             if let Some(p) = &e.params_problem {
                 details.push(format!("parameters unknown: {}", escape(p)));
             }
-            if details.is_empty() && e.params.is_some() {
-                details.push("built-in engine".into());
+            if details.is_empty()
+                && let Some(params) = &e.params
+            {
+                details.push(escape(&builtin_description(params)));
             }
             let _ = writeln!(
                 out,
@@ -411,7 +413,7 @@ fn results_section(out: &mut String, a: &Analysis) -> anyhow::Result<()> {
     out.push_str("</div>\n");
     let _ = write!(
         out,
-        "<p>Mean game length: {} moves.</p>\n<table><tr><th>engine</th><th class=\"n\">moves</th><th class=\"n\">nodes per move</th><th class=\"n\">ms per move</th><th class=\"n\">nodes per second</th></tr>\n",
+        "<p>Mean game length: {} moves (book moves included).</p>\n<table><tr><th>engine</th><th class=\"n\">moves</th><th class=\"n\">nodes per move</th><th class=\"n\">ms per move</th><th class=\"n\">nodes per second</th></tr>\n",
         number(a.mean_moves, 1)
     );
     for e in &a.effort {
@@ -439,7 +441,7 @@ fn openings_section(out: &mut String, a: &Analysis) {
     }
     let _ = writeln!(
         out,
-        "<p>Openings whose game pairs were furthest from an even result: net = {first}'s points minus the number of pairs (+2 per pair when {first} won both games).</p>\n\
+        "<p>Openings whose game pairs were furthest from an even result: net = {first}'s points minus the number of pairs (+1 for a pair {first} won twice, −1 for one it lost twice).</p>\n\
          <table><tr><th class=\"n\">opening</th><th>FEN</th><th class=\"n\">pairs</th><th class=\"n\">net</th><th>games ({first}'s colour, result, termination, plies)</th></tr>"
     );
     for o in a.lopsided.iter().take(LOPSIDED_SHOWN) {
@@ -453,7 +455,7 @@ fn openings_section(out: &mut String, a: &Analysis) {
                     g.game,
                     if g.first_is_white { "white" } else { "black" },
                     g.result,
-                    escape(&g.termination),
+                    escape(&termination_label(&g.termination)),
                     g.plies
                 )
             })

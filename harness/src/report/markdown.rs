@@ -3,10 +3,10 @@
 use std::fmt::Write as _;
 
 use super::RunReport;
-use super::analysis::Analysis;
+use super::analysis::{Analysis, termination_label};
 use super::text::{
-    decision, grouped, interval, number, percent, sprt_settings, state_word, verdict, wdl_line,
-    with_error,
+    builtin_description, decision, grouped, interval, number, percent, sprt_settings, state_word,
+    verdict, wdl_line, with_error,
 };
 
 /// How many lopsided openings the reports list.
@@ -126,6 +126,11 @@ fn setup_section(md: &mut String, report: &RunReport) {
             if let Some(p) = &e.params_problem {
                 details.push(format!("parameters unknown: {p}"));
             }
+            if details.is_empty()
+                && let Some(params) = &e.params
+            {
+                details.push(builtin_description(params));
+            }
             let _ = writeln!(md, "| {} | {} |", cell(&e.name), cell(&details.join("; ")));
         }
         md.push('\n');
@@ -217,7 +222,11 @@ fn breakdown_sections(md: &mut String, a: &Analysis) {
     md.push('\n');
 
     let _ = writeln!(md, "## Game length\n");
-    let _ = writeln!(md, "Mean: {} moves.\n", number(a.mean_moves, 1));
+    let _ = writeln!(
+        md,
+        "Mean: {} moves (book moves included).\n",
+        number(a.mean_moves, 1)
+    );
     let _ = writeln!(md, "| moves | decisive | draws |\n|---|--:|--:|");
     for b in a.lengths.iter().filter(|b| b.decisive + b.draws > 0) {
         let _ = writeln!(
@@ -256,7 +265,7 @@ fn breakdown_sections(md: &mut String, a: &Analysis) {
     }
     let _ = writeln!(
         md,
-        "Openings whose game pairs were furthest from an even result ({first}'s points minus the number of pairs).\n"
+        "Openings whose game pairs were furthest from an even result: net = {first}'s points minus the number of pairs (+1 for a pair {first} won twice, -1 for one it lost twice).\n"
     );
     let _ = writeln!(
         md,
@@ -277,7 +286,7 @@ fn breakdown_sections(md: &mut String, a: &Analysis) {
                         "as black"
                     },
                     g.result,
-                    g.termination,
+                    termination_label(&g.termination),
                     g.plies
                 )
             })

@@ -69,6 +69,15 @@ pub fn sprt_settings(sprt: &SprtConfig) -> String {
     )
 }
 
+/// "built-in engine, default parameters" or "..., N parameters changed from the defaults".
+pub fn builtin_description(params: &engine::params::Params) -> String {
+    match params.diff(&engine::params::Params::default()).len() {
+        0 => "built-in engine, default parameters".into(),
+        1 => "built-in engine, 1 parameter changed from the defaults".into(),
+        n => format!("built-in engine, {n} parameters changed from the defaults"),
+    }
+}
+
 /// How a report's verdict is coloured.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Tone {
