@@ -23,13 +23,13 @@ h2 { font-size:19px; margin:30px 0 10px; padding-bottom:4px; border-bottom:2px s
 .verdict.good { border-color:var(--good); color:var(--good); }
 .verdict.bad { border-color:var(--bad); color:var(--bad); }
 .verdict.neutral { border-color:var(--neutral); color:var(--neutral); }
-.cards { display:grid; grid-template-columns:repeat(auto-fill, minmax(180px, 1fr)); gap:12px; margin:16px 0 6px; }
+.cards { display:grid; grid-template-columns:repeat(auto-fit, minmax(160px, 1fr)); gap:12px; margin:16px 0 6px; }
 .card { background:#fff; border:1px solid var(--line); border-radius:8px; padding:10px 14px; }
 .card .k { color:var(--muted); font-size:12px; text-transform:uppercase; letter-spacing:.04em; }
 .card .v { font-size:21px; font-weight:650; font-variant-numeric:tabular-nums; white-space:nowrap; }
 .card .v.small { font-size:17px; padding-top:3px; }
 .card .s { color:var(--muted); font-size:13px; font-variant-numeric:tabular-nums; }
-.grid { display:grid; grid-template-columns:repeat(auto-fit, minmax(520px, 1fr)); gap:14px; }
+.grid { display:grid; grid-template-columns:repeat(auto-fit, minmax(440px, 1fr)); gap:14px; }
 figure { margin:0; background:#fff; border:1px solid var(--line); border-radius:8px; padding:6px; }
 figure svg { display:block; width:100%; height:auto; }
 table { border-collapse:collapse; background:#fff; border:1px solid var(--line); margin:6px 0 10px; font-variant-numeric:tabular-nums; }
@@ -84,7 +84,7 @@ fn page_end(out: &mut String) {
 
 fn card(out: &mut String, key: &str, value: &str, sub: &str) {
     // Long values (the pentanomial counts) get a smaller font so they fit the card.
-    let class = if value.chars().count() > 14 {
+    let class = if value.chars().count() > 11 {
         "v small"
     } else {
         "v"
@@ -321,7 +321,6 @@ fn setup_section(out: &mut String, report: &RunReport) {
     if let Some(sprt) = &report.analysis.sprt {
         rows.push(("SPRT".into(), sprt_settings(sprt)));
     }
-    rows.extend(setup.other.iter().cloned());
     if !rows.is_empty() {
         out.push_str("<table><tr><th>setting</th><th>value</th></tr>\n");
         for (k, v) in rows {
@@ -335,6 +334,14 @@ fn setup_section(out: &mut String, report: &RunReport) {
         out.push_str("</table>\n");
     }
     out.push_str("</div>\n");
+    // The rest (seed, concurrency, the command line...) is for the record: folded away.
+    if !setup.other.is_empty() {
+        out.push_str("<details><summary>Other settings</summary><table>\n");
+        for (k, v) in &setup.other {
+            let _ = writeln!(out, "<tr><td>{}</td><td>{}</td></tr>", escape(k), escape(v));
+        }
+        out.push_str("</table></details>\n");
+    }
 }
 
 fn wdl_row(out: &mut String, label: &str, wdl: &Wdl) {

@@ -54,7 +54,7 @@ fn svg(
 }
 
 fn caption_style() -> TextStyle<'static> {
-    (FONT, 17).into_font().color(&BLACK)
+    (FONT, 19).into_font().color(&BLACK)
 }
 
 /// A plot with only a title and a message, for runs without the data a plot needs.
@@ -163,12 +163,12 @@ pub fn elo_plot(runs: &[RunLine]) -> anyhow::Result<String> {
         })
         .collect();
     let x_max = max_games(runs).max(2) as f64;
-    // The first few pairs have huge intervals; scale to the last 85% of the run so the
+    // The first pairs have huge intervals; scale to the last 70% of the run so the
     // estimate stays readable (the band is clipped at the plot's edge).
     let settled: Vec<f64> = bands
         .iter()
         .flatten()
-        .filter(|(g, _, _)| *g >= 0.15 * x_max)
+        .filter(|(g, _, _)| *g >= 0.3 * x_max)
         .flat_map(|(_, lo, hi)| [*lo, *hi])
         .collect();
     if settled.is_empty() {
@@ -248,7 +248,7 @@ pub fn wdl_bars(title: &str, rows: &[(String, Wdl)], first: &str) -> anyhow::Res
         .map(|l| l.chars().count() as u32)
         .max()
         .unwrap_or(0)
-        * 7
+        * 8
         + 12;
     svg(|root| {
         let area = root.titled(title, caption_style()).map_err(plot_error)?;
@@ -259,7 +259,7 @@ pub fn wdl_bars(title: &str, rows: &[(String, Wdl)], first: &str) -> anyhow::Res
             .margin_top(4)
             .x_label_area_size(36)
             .y_label_area_size(label_width.clamp(60, 260))
-            .build_cartesian_2d(0.0..100.0, (0..n).into_segmented())
+            .build_cartesian_2d(0.0..100.0, (0..n - 1).into_segmented())
             .map_err(plot_error)?;
         chart
             .configure_mesh()
@@ -273,8 +273,8 @@ pub fn wdl_bars(title: &str, rows: &[(String, Wdl)], first: &str) -> anyhow::Res
             })
             .x_label_formatter(&|v| format!("{v:.0}"))
             .x_desc(format!("% of games ({first}'s view)"))
-            .label_style((FONT, 13).into_font().color(&AXIS_TEXT))
-            .axis_desc_style((FONT, 13).into_font().color(&AXIS_TEXT))
+            .label_style((FONT, 15).into_font().color(&AXIS_TEXT))
+            .axis_desc_style((FONT, 15).into_font().color(&AXIS_TEXT))
             .draw()
             .map_err(plot_error)?;
         for (part, colour) in [(0, WIN), (1, DRAW), (2, LOSS)] {
@@ -299,7 +299,7 @@ pub fn wdl_bars(title: &str, rows: &[(String, Wdl)], first: &str) -> anyhow::Res
                     texts.push(Text::new(
                         counts[part].to_string(),
                         (start + width / 2.0, SegmentValue::CenterOf(i)),
-                        (FONT, 13)
+                        (FONT, 15)
                             .into_font()
                             .color(if part == 1 { &BLACK } else { &WHITE })
                             .pos(centre()),
@@ -335,7 +335,7 @@ fn wdl_legend(strip: &DrawingArea<SVGBackend, Shift>) -> anyhow::Result<()> {
             .draw(&Text::new(
                 name,
                 (x + 18, y),
-                (FONT, 13).into_font().color(&AXIS_TEXT).pos(
+                (FONT, 15).into_font().color(&AXIS_TEXT).pos(
                     plotters::style::text_anchor::Pos::new(
                         plotters::style::text_anchor::HPos::Left,
                         plotters::style::text_anchor::VPos::Center,
@@ -539,8 +539,8 @@ fn mesh(chart: &mut Chart, x: &str, y: &str) -> anyhow::Result<()> {
         .y_labels(7)
         .x_label_formatter(&|v| short_number(*v))
         .y_label_formatter(&|v| short_number(*v))
-        .label_style((FONT, 13).into_font().color(&AXIS_TEXT))
-        .axis_desc_style((FONT, 13).into_font().color(&AXIS_TEXT))
+        .label_style((FONT, 15).into_font().color(&AXIS_TEXT))
+        .axis_desc_style((FONT, 15).into_font().color(&AXIS_TEXT))
         .draw()
         .map_err(plot_error)
 }
@@ -551,7 +551,7 @@ fn legend<'a, 'b: 'a>(chart: &mut Chart<'a, 'b>) -> anyhow::Result<()> {
         .position(SeriesLabelPosition::UpperLeft)
         .background_style(WHITE.mix(0.85))
         .border_style(GRID)
-        .label_font((FONT, 13))
+        .label_font((FONT, 15))
         .draw()
         .map_err(plot_error)
 }
