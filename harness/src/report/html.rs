@@ -35,7 +35,7 @@ figure svg { display:block; width:100%; height:auto; }
 table { border-collapse:collapse; background:#fff; border:1px solid var(--line); margin:6px 0 10px; font-variant-numeric:tabular-nums; }
 th, td { padding:5px 10px; border-bottom:1px solid var(--line); text-align:left; vertical-align:top; }
 th { background:#eef0f3; font-weight:600; font-size:13px; }
-td.n, th.n { text-align:right; }
+td.n, th.n { text-align:right; white-space:nowrap; }
 tr:last-child td { border-bottom:none; }
 .tables { display:flex; flex-wrap:wrap; gap:20px; align-items:flex-start; }
 code, pre { font-family:ui-monospace, "DejaVu Sans Mono", Menlo, monospace; font-size:12.5px; }
