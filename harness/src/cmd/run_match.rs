@@ -881,6 +881,12 @@ pub fn run_config(
     extra.insert("interrupted".into(), outcome.interrupted.into());
     extra.insert("stopped_by_sprt".into(), outcome.stopped_early.into());
     write_summary(dir, &summary, extra)?;
+    // The games and summary are already safe on disk; a report failure only warns.
+    match crate::report::write_reports(dir) {
+        Ok(()) if display.reports => println!("Report: {}", dir.join("report.html").display()),
+        Ok(()) => {}
+        Err(err) => eprintln!("warning: could not write the report: {err:#}"),
+    }
     if let Some(path) = &config.pgnout {
         std::fs::copy(dir.join("games.pgn"), path)
             .with_context(|| format!("cannot copy games.pgn to {}", path.display()))?;
