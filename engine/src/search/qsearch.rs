@@ -93,10 +93,13 @@ impl Worker<'_> {
                 {
                     continue;
                 }
-                // Delta pruning: this capture cannot bring the score up to alpha.
+                // Delta pruning: this capture cannot bring the score up to alpha. Not for a
+                // capture that gives check: the reply is forced and may lose more (a capture
+                // with check on a defended piece often wins the defender too).
                 if tactical
                     && !m.is_promotion()
                     && stand_pat + m.capture().map_or(0, value) + self.knobs.delta_margin <= alpha
+                    && !gives_check(pos, m)
                 {
                     continue;
                 }
