@@ -231,12 +231,25 @@ fn design_notes_qxd8_mates_and_checks_find_it_sooner() {
 #[test]
 fn design_notes_red1_needs_the_tactical_quiescence() {
     let fen = "r1r3k1/2PR1ppp/4pppp/p3P3/8/P7/5PPP/4R1K1 w - - 0 1";
-    // The point (1...Re8 2.Rd8 Kf8 3.Rxa8 Rxa8 4.Rd8+ Ke7 5.Rxa8) ends with a quiet check in
-    // the third quiescence ply. Our depth counts the root move as ply 1, and with null move,
-    // LMR and pruning on, the full tree needs depth 5 here (depth 4 does not find it, with
-    // any setting of qsearch_check_plies).
-    assert_eq!(uci(&design_position(fen, 3, 5)), "e1d1");
-    // Captures-only quiescence (and checks in only the first ply) miss it at that depth.
-    assert_ne!(uci(&design_position(fen, 0, 5)), "e1d1");
-    assert_ne!(uci(&design_position(fen, 1, 5)), "e1d1");
+    // 1.Red1 wins a rook: 1...Re8 2.Rd8 Kf8 3.Rxa8 Rxa8 4.Rd8+ Ke7 5.Rxa8. At depth 4 the
+    // horizon falls after 2...Kf8, so 3.Rxa8 Rxa8 4.Rd8+ is the third quiescence ply: a quiet
+    // check there needs `qsearch_check_plies` of at least 3.
+    let wins_a_rook = |r: &SearchResult| matches!(r.score, Score::Cp(cp) if cp >= 400);
+    for checks in [3, 4] {
+        let r = design_position(fen, checks, 4);
+        assert_eq!(uci(&r), "e1d1", "checks={checks}: {r:?}");
+        assert!(wins_a_rook(&r), "checks={checks}: {r:?}");
+    }
+    // With fewer quiescence checks depth 4 does not see the win. Red1 is also a sound quiet
+    // move (it takes the open file), so the move alone may come out right by accident: the
+    // score tells whether the tactic was seen.
+    for checks in [0, 1, 2] {
+        let r = design_position(fen, checks, 4);
+        assert!(!wins_a_rook(&r), "checks={checks}: {r:?}");
+    }
+    // The main search makes up for missing quiescence checks one ply at a time.
+    let r = design_position(fen, 2, 5);
+    assert!(uci(&r) == "e1d1" && wins_a_rook(&r), "{r:?}");
+    let r = design_position(fen, 0, 7);
+    assert!(uci(&r) == "e1d1" && wins_a_rook(&r), "{r:?}");
 }

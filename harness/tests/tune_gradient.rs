@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use engine::params::{self, EVAL_PARAMS, Params, feature};
 use harness::tune::dataset::{Sample, parse_position};
-use harness::tune::model::{FeatureWeights, Objective, mse, mse_and_gradient};
+use harness::tune::model::{FeatureWeights, Objective, mse, mse_and_gradient, parameter_usage};
 use harness::tune::traces::{TraceSet, append_samples};
 use rand::seq::IndexedRandom;
 use rand::{RngExt, SeedableRng};
@@ -102,7 +102,7 @@ fn analytic_gradient_matches_finite_differences() {
 fn objective_gradient_with_l2_matches_finite_differences() {
     let set = Arc::new(sample_set());
     let tuned: Vec<usize> = (0..EVAL_PARAMS).step_by(7).collect();
-    let objective = Objective::new(set, 2.5, &Params::default(), tuned).with_l2(1e-6);
+    let objective = Objective::new(set, 2.5, &Params::default(), tuned).with_l2(1e-2);
     let mut rng = ChaCha8Rng::seed_from_u64(3);
     let x: Vec<f64> = objective
         .start()
@@ -144,5 +144,28 @@ fn trace_set_evaluation_equals_engine_trace_value() {
             "position {i}: {} vs {expected}",
             weights.evaluate(&p)
         );
+    }
+}
+
+#[test]
+fn usage_is_zero_exactly_for_parameters_no_position_uses() {
+    let set = sample_set();
+    let usage = parameter_usage(&set);
+    let id = |name: &str| params::find(name).unwrap();
+    // Pawns never stand on the first or last rank.
+    for name in ["pst_pawn_a1_mg", "pst_pawn_h8_eg", "pst_pawn_d1_eg"] {
+        assert_eq!(usage[id(name)], 0.0, "{name}");
+    }
+    for name in ["material_pawn_mg", "material_pawn_eg", "pst_pawn_e4_mg"] {
+        assert!(usage[id(name)] > 0.0, "{name}");
+    }
+    // A zero-usage parameter has a zero gradient: moving it cannot change the loss.
+    let mut gradient = vec![0.0; EVAL_PARAMS];
+    let weights = FeatureWeights::from_values(&noisy_values(&mut ChaCha8Rng::seed_from_u64(1)));
+    mse_and_gradient(&set, &weights, 2.5, &mut gradient);
+    for (p, (&u, &g)) in usage.iter().zip(&gradient).enumerate() {
+        if u == 0.0 {
+            assert_eq!(g, 0.0, "{}", params::specs()[p].name);
+        }
     }
 }

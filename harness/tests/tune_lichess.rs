@@ -8,8 +8,8 @@ use engine::params::Params;
 use harness::tune::dataset::Format;
 use harness::tune::kfit::fit_k;
 use harness::tune::model::FeatureWeights;
-use harness::tune::optim::{OptimOptions, Optimizer};
-use harness::tune::session::{self, Log, TuneConfig};
+use harness::tune::optim::OptimOptions;
+use harness::tune::session::{self, DEFAULT_L2, DEFAULT_PATIENCE, KFitOn, Log, TuneConfig};
 use harness::tune::traces::{LoadOptions, load};
 
 fn data() -> Option<PathBuf> {
@@ -40,15 +40,17 @@ fn material_only_k_and_mse_match_the_reference() {
     assert!((mse - 0.09166).abs() < 0.0002, "MSE = {mse}");
 }
 
-/// Material plus piece-square tables from material-only values, L-BFGS, 90/10 split (seed 1).
+/// Material plus piece-square tables from material-only values with the defaults of
+/// `harness tune` (L-BFGS, L2 toward the start, early stopping on the validation set, K fitted
+/// on all positions), 90/10 split, seed 1.
 ///
-/// The reference fit (768 PST weights, its own seed-1 split) reaches train 0.08276 and
-/// validation 0.08559. The training error is what the fit controls and is checked against the
-/// reference; the validation error depends on which 6,400 positions are held out (over seeds
-/// 1..=7 ours ranges 0.0825..0.0903, see the README), so it is checked against this split's
-/// own starting error and a bound that every one of those seeds met.
+/// The bounds are what these defaults reach on this split (train 0.08357, validation 0.08650;
+/// see the README), with a little room: a plain, unregularised fit overfits to validation 0.0878,
+/// and early stopping alone reaches 0.0866, so losing either default fails here. The reference's
+/// validation 0.08559 was measured on a different split whose held-out positions were easier; the
+/// README compares both against the material-only fit on the same split.
 #[test]
-fn material_and_pst_tune_reaches_the_reference_fit() {
+fn material_and_pst_tune_with_defaults_generalises() {
     let Some(path) = data() else { return };
     let config = TuneConfig {
         data: vec![path],
@@ -56,38 +58,55 @@ fn material_and_pst_tune_reaches_the_reference_fit() {
         skip_bad: false,
         init: Params::material_only(),
         patterns: vec!["pst.*".into(), "material.*".into()],
-        optim: OptimOptions {
-            optimizer: Optimizer::Lbfgs,
-            iterations: 200,
-            ..OptimOptions::default()
-        },
-        l2: 0.0,
+        optim: OptimOptions::default(),
+        l2: DEFAULT_L2,
+        k_fit_on: KFitOn::All,
+        patience: DEFAULT_PATIENCE,
         validation: 0.1,
         seed: 1,
         resolve: false,
         checkpoint_every: 0,
         checkpoint_path: None,
-        report_every: 50,
+        report_every: 10,
         log: Log::Stderr,
     };
     let summary = session::run(&config).unwrap();
     let validation = summary.validation_mse.unwrap();
     let initial_validation = summary.initial_validation_mse.unwrap();
     eprintln!(
-        "K {:.4}, train {:.5} -> {:.5}, validation {initial_validation:.5} -> {validation:.5}, {} params, {:.1} s",
-        summary.k, summary.initial_mse, summary.train_mse, summary.parameters, summary.seconds
+        "K {:.4}, train {:.5} -> {:.5}, validation {initial_validation:.5} -> {validation:.5}, {} params, best iteration {:?} of {}, {:.1} s",
+        summary.k,
+        summary.initial_mse,
+        summary.train_mse,
+        summary.parameters,
+        summary.best_iteration,
+        summary.iterations,
+        summary.seconds
     );
-    assert_eq!(summary.parameters, 5 * 2 + 6 * 64 * 2);
+    // K from all 64,000 positions is the reference's.
+    assert!((summary.k - 3.339).abs() < 0.005, "K = {}", summary.k);
+    // 10 material and 768 square weights, less the 32 of pawns on the first and last ranks,
+    // which no position uses and which stay at their start.
+    assert_eq!(summary.parameters, 5 * 2 + 6 * 64 * 2 - 32);
+    assert_eq!(summary.unused, 32);
+    assert_eq!(summary.params.get_by_name("pst_pawn_a1_mg"), Some(0));
+    assert_eq!(summary.params.get_by_name("pst_pawn_h8_eg"), Some(0));
     assert_eq!(summary.train_positions, 57_600);
+    // Early stopping kept an iteration before the one that stopped the run.
+    let best = summary
+        .best_iteration
+        .expect("early stopping is on by default");
     assert!(
-        summary.train_mse <= 0.0830,
+        best > 0 && best + DEFAULT_PATIENCE == summary.iterations,
+        "best {best}, stopped at {}",
+        summary.iterations
+    );
+    assert!(validation <= 0.08660, "validation MSE {validation}");
+    // Regularised: not fitted down to the unregularised 0.0825.
+    assert!(
+        (0.0832..=0.0840).contains(&summary.train_mse),
         "train MSE {}",
         summary.train_mse
-    );
-    assert!(validation <= 0.0905, "validation MSE {validation}");
-    assert!(
-        validation <= initial_validation - 0.004,
-        "validation {initial_validation} -> {validation}"
     );
     // The result is a valid parameter set: reloads and keeps untuned weights.
     let text = summary.params.to_toml_string();

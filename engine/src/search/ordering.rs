@@ -2,7 +2,7 @@
 //! MVV-LVA, queen promotions, the two killer moves of the ply, quiet moves by history, and
 //! last the captures that lose material by SEE.
 
-use shakmaty::{Chess, Color, Move, MoveList, Position, Role};
+use shakmaty::{Bitboard, Chess, Color, Move, MoveList, Position, Role, Square, attacks};
 
 use super::score::MAX_PLY;
 use super::see::{see, value};
@@ -149,42 +149,80 @@ pub(crate) fn pick(moves: &mut MoveList, scores: &mut [i32], index: usize) -> (M
     (moves[index], scores[index])
 }
 
-/// Whether playing the legal move `m` gives check, without playing it for ordinary moves.
-pub(crate) fn gives_check(pos: &Chess, m: Move) -> bool {
-    let Move::Normal {
-        role,
-        from,
-        to,
-        promotion,
-        ..
-    } = m
-    else {
-        let mut child = pos.clone();
-        child.play_unchecked(m);
-        return child.is_check();
-    };
-    let board = pos.board();
-    let us = pos.turn();
-    let Some(king) = board.king_of(!us) else {
-        return false;
-    };
-    let occupied = (board.occupied() ^ shakmaty::Bitboard::from_square(from))
-        | shakmaty::Bitboard::from_square(to);
-    let piece = shakmaty::Piece {
-        color: us,
-        role: promotion.unwrap_or(role),
-    };
-    if shakmaty::attacks::attacks(to, piece, occupied).contains(king) {
-        return true;
+/// What it takes to give check in one position, computed once so that testing each move is
+/// a few bitboard lookups.
+pub(crate) struct CheckInfo {
+    /// The enemy king (`None` only on boards without one).
+    king: Option<Square>,
+    /// Per role: the squares from which a piece of that role attacks the enemy king.
+    check_squares: [Bitboard; 6],
+    /// Our pieces that alone stand between one of our sliders and the enemy king: moving one
+    /// off that line gives discovered check.
+    discoverers: Bitboard,
+}
+
+impl CheckInfo {
+    pub(crate) fn new(pos: &Chess) -> Self {
+        let board = pos.board();
+        let us = pos.turn();
+        let Some(king) = board.king_of(!us) else {
+            return CheckInfo {
+                king: None,
+                check_squares: [Bitboard::EMPTY; 6],
+                discoverers: Bitboard::EMPTY,
+            };
+        };
+        let occupied = board.occupied();
+        let ours = board.by_color(us);
+        let diagonal = attacks::bishop_attacks(king, occupied);
+        let straight = attacks::rook_attacks(king, occupied);
+        let mut check_squares = [Bitboard::EMPTY; 6];
+        check_squares[Role::Pawn as usize - 1] = attacks::pawn_attacks(!us, king);
+        check_squares[Role::Knight as usize - 1] = attacks::knight_attacks(king);
+        check_squares[Role::Bishop as usize - 1] = diagonal;
+        check_squares[Role::Rook as usize - 1] = straight;
+        check_squares[Role::Queen as usize - 1] = diagonal | straight;
+        let snipers = ours
+            & ((attacks::bishop_attacks(king, Bitboard::EMPTY) & board.bishops_and_queens())
+                | (attacks::rook_attacks(king, Bitboard::EMPTY) & board.rooks_and_queens()));
+        let mut discoverers = Bitboard::EMPTY;
+        for sniper in snipers {
+            let blockers = attacks::between(king, sniper) & occupied;
+            if !blockers.more_than_one() {
+                discoverers |= blockers & ours;
+            }
+        }
+        CheckInfo {
+            king: Some(king),
+            check_squares,
+            discoverers,
+        }
     }
-    // Discovered check: one of our sliders now sees the king through the vacated square.
-    let sliders = board.by_color(us)
-        & !shakmaty::Bitboard::from_square(from)
-        & !shakmaty::Bitboard::from_square(to);
-    let rooks = (board.rooks() | board.queens()) & sliders;
-    let bishops = (board.bishops() | board.queens()) & sliders;
-    (shakmaty::attacks::rook_attacks(king, occupied) & rooks).any()
-        || (shakmaty::attacks::bishop_attacks(king, occupied) & bishops).any()
+
+    /// Whether playing the legal move `m` gives check. Promotions, castling and en passant
+    /// (rare, and where the vacated squares matter) are played out instead.
+    pub(crate) fn gives_check(&self, pos: &Chess, m: Move) -> bool {
+        let Some(king) = self.king else {
+            return false;
+        };
+        match m {
+            Move::Normal {
+                role,
+                from,
+                to,
+                promotion: None,
+                ..
+            } => {
+                self.check_squares[role as usize - 1].contains(to)
+                    || (self.discoverers.contains(from) && !attacks::aligned(from, to, king))
+            }
+            _ => {
+                let mut child = pos.clone();
+                child.play_unchecked(m);
+                child.is_check()
+            }
+        }
+    }
 }
 
 #[cfg(test)]
@@ -207,13 +245,23 @@ mod tests {
             "3r2k1/1p3p2/p1n3p1/5bQp/8/P1B5/1P3qPP/4R2K w - - 0 1",
             "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
             "4k3/8/8/3B4/8/8/3R4/4K3 w - - 0 1",
+            // Discovered checks by a pawn push, a king move and along the moving piece's line.
+            "4k3/8/8/8/4P3/8/8/K3Q3 w - - 0 1",
+            "7k/8/8/8/3K4/8/8/B7 w - - 0 1",
+            "4k3/8/4N3/8/8/8/8/4RK2 w - - 0 1",
+            "7k/8/8/8/3N4/8/8/Q6K w - - 0 1",
+            // Promotions opening the file, en passant uncovering a rook, castling.
+            "2kn4/2P5/8/8/8/8/8/2R1K3 w - - 0 1",
+            "8/8/8/1k1pP2R/8/8/8/4K3 w - d6 0 1",
+            "5k2/8/8/8/8/8/8/4K2R w K - 0 1",
             "r1bqkbnr/pppp1ppp/2n5/4p3/2B1P3/5Q2/PPPP1PPP/RNB1K1NR w KQkq - 0 1",
         ] {
             let p = pos(fen);
+            let info = CheckInfo::new(&p);
             for m in p.legal_moves() {
                 let mut child = p.clone();
                 child.play_unchecked(m);
-                assert_eq!(gives_check(&p, m), child.is_check(), "{fen} {m}");
+                assert_eq!(info.gives_check(&p, m), child.is_check(), "{fen} {m}");
             }
         }
     }

@@ -4,7 +4,7 @@
 use shakmaty::{Bitboard, Chess, Color, Position, Rank, Role};
 
 use super::draw::is_fifty_move_draw;
-use super::ordering::{capture_score, gives_check, is_bad_capture_score, pick};
+use super::ordering::{CheckInfo, capture_score, is_bad_capture_score, pick};
 use super::position_key;
 use super::score::{DRAW, INFINITY, MAX_PLY, mated_in};
 use super::see::value;
@@ -65,10 +65,15 @@ impl Worker<'_> {
             return DRAW;
         }
         let with_checks = !in_check && qply < self.knobs.qsearch_check_plies;
+        // Built on first use: for the quiet checks, or for a capture close to delta pruning.
+        let mut check_info = None;
         if !in_check {
-            moves.retain(|m| {
-                m.is_capture() || m.is_promotion() || (with_checks && gives_check(pos, *m))
-            });
+            if with_checks {
+                let info = check_info.insert(CheckInfo::new(pos));
+                moves.retain(|m| m.is_capture() || m.is_promotion() || info.gives_check(pos, *m));
+            } else {
+                moves.retain(|m| m.is_capture() || m.is_promotion());
+            }
         }
         let mut scores = [0i32; MAX_MOVES];
         for (m, score) in moves.iter().zip(scores.iter_mut()) {
@@ -93,10 +98,15 @@ impl Worker<'_> {
                 {
                     continue;
                 }
-                // Delta pruning: this capture cannot bring the score up to alpha.
+                // Delta pruning: this capture cannot bring the score up to alpha. Not for a
+                // capture that gives check: the reply is forced and may lose more (a capture
+                // with check on a defended piece often wins the defender too).
                 if tactical
                     && !m.is_promotion()
                     && stand_pat + m.capture().map_or(0, value) + self.knobs.delta_margin <= alpha
+                    && !check_info
+                        .get_or_insert_with(|| CheckInfo::new(pos))
+                        .gives_check(pos, m)
                 {
                     continue;
                 }

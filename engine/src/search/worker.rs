@@ -145,13 +145,9 @@ impl Worker<'_> {
             return h.score;
         }
 
-        let static_eval = if in_check {
-            -INFINITY
-        } else {
-            self.evaluate(pos)
-        };
-
+        // Only the pruning of non-PV nodes below needs the static evaluation.
         if !pv_node && !in_check && beta.abs() < MATE_BOUND {
+            let static_eval = self.evaluate(pos);
             if self.knobs.reverse_futility
                 && depth <= self.knobs.reverse_futility_depth
                 && static_eval - self.knobs.reverse_futility_margin * depth >= beta
@@ -205,10 +201,13 @@ impl Worker<'_> {
         for index in 0..moves.len() {
             let (m, move_score) = pick(&mut moves, &mut scores, index);
             let quiet = !m.is_capture() && !m.is_promotion();
-            let child_key = child_key(pos, key, m);
+            let incremental = child_key(pos, key, m);
+            if let Some(k) = incremental {
+                self.tt.prefetch(k);
+            }
             let mut child = pos.clone();
             child.play_unchecked(m);
-            let child_key = child_key.unwrap_or_else(|| position_key(&child));
+            let child_key = incremental.unwrap_or_else(|| position_key(&child));
             self.keys.set(ply + 1, child_key);
             let new_depth = depth - 1;
 

@@ -1011,7 +1011,13 @@ pub fn run_config(
         search_time += g.record.search_time();
         let pair_done = tally.add(g.row.game, g.first_engine_points_x2, &g.row.termination);
         tally.add_fault(g.row);
-        if display.reports && config.report_every > 0 && tally.games % config.report_every == 0 {
+        // The final report follows at the end; do not print it twice.
+        let last = tally.games >= config.games;
+        if display.reports
+            && config.report_every > 0
+            && tally.games % config.report_every == 0
+            && !last
+        {
             progress.suspend(|| println!("{}", report_text(config, &tally, sprt.as_ref())));
         }
         if stop_after.is_some_and(|n| played_here >= n) {
@@ -1072,6 +1078,12 @@ pub fn run_config(
     extra.insert("fault_stop".into(), outcome.fault_stop.clone().into());
     extra.insert("stopped_by_sprt".into(), outcome.stopped_early.into());
     write_summary(dir, &summary, extra)?;
+    // The games and summary are already safe on disk; a report failure only warns.
+    match crate::report::write_reports(dir) {
+        Ok(()) if display.reports => println!("Report: {}", dir.join("report.html").display()),
+        Ok(()) => {}
+        Err(err) => eprintln!("warning: could not write the report: {err:#}"),
+    }
     if let Some(path) = &config.pgnout {
         std::fs::copy(dir.join("games.pgn"), path)
             .with_context(|| format!("cannot copy games.pgn to {}", path.display()))?;

@@ -8,7 +8,9 @@ use engine::params::{Params, specs};
 use crate::UsageError;
 use crate::tune::dataset::Format;
 use crate::tune::optim::{OptimOptions, Optimizer};
-use crate::tune::session::{self, Log, TuneConfig, TuneSummary};
+use crate::tune::session::{
+    self, DEFAULT_L2, DEFAULT_PATIENCE, KFitOn, Log, TuneConfig, TuneSummary,
+};
 
 #[derive(Debug, clap::Args)]
 pub struct TuneArgs {
@@ -38,9 +40,17 @@ pub struct TuneArgs {
     /// Adam's step size in centipawns.
     #[arg(long, default_value_t = 1.0)]
     pub learning_rate: f64,
-    /// L2 penalty `λ · Σ (w − w_start)²` added to the MSE (weights in centipawns); 0 = none.
-    #[arg(long, default_value_t = 0.0)]
+    /// L2 regularisation toward the starting weights: the loss is
+    /// `(Σ err² + λ · Σ (w − w_start)²) / positions` (weights in centipawns); 0 = none.
+    #[arg(long, default_value_t = DEFAULT_L2)]
     pub l2: f64,
+    /// Positions K is fitted on (with the starting weights, then fixed).
+    #[arg(long, value_enum, default_value = "all")]
+    pub k_fit: KFitOn,
+    /// Early stopping: stop after N iterations without a better validation MSE and keep the
+    /// parameters with the best one; 0 = run to the iteration limit and keep the last.
+    #[arg(long, default_value_t = DEFAULT_PATIENCE)]
+    pub patience: u64,
     /// Share of positions held out for validation.
     #[arg(long, default_value_t = 0.1)]
     pub validation: f64,
@@ -100,6 +110,8 @@ pub fn run(args: TuneArgs) -> anyhow::Result<ExitCode> {
             ..OptimOptions::default()
         },
         l2: args.l2,
+        k_fit_on: args.k_fit,
+        patience: args.patience,
         validation: args.validation,
         seed: args.seed,
         resolve: args.resolve,
@@ -134,6 +146,11 @@ fn print_summary(summary: &TuneSummary, log: Log, out: &std::path::Path) {
         "stopped after {} iterations: {}",
         summary.iterations, summary.stop_reason
     ));
+    if let Some(best) = summary.best_iteration {
+        log.line(format_args!(
+            "kept the parameters of iteration {best} (best validation MSE)"
+        ));
+    }
     log.line(format_args!(
         "K {:.4}  MSE train {:.6} -> {:.6}{}  ({} positions, {} parameters, {:.1} s)",
         summary.k,

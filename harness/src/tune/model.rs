@@ -152,6 +152,24 @@ pub fn mse_and_gradient(
     sum / n
 }
 
+/// How much each evaluation parameter (indexed by [`ParamId`]) takes part in `set`'s
+/// evaluations: the sum over positions of `|coef|` times the parameter's phase share. A
+/// parameter at zero never changes the loss, so the data says nothing about it.
+pub fn parameter_usage(set: &TraceSet) -> Vec<f64> {
+    let mut usage = vec![0.0; EVAL_PARAMS];
+    for i in 0..set.len() {
+        let p = set.position(i);
+        let phase = f64::from(p.phase) / f64::from(PHASE_MAX);
+        for t in p.terms {
+            let (mg, eg) = params::feature_params(usize::from(t.feature));
+            let c = f64::from(t.coef).abs();
+            usage[mg] += c * phase;
+            usage[eg] += c * (1.0 - phase);
+        }
+    }
+    usage
+}
+
 fn chunks(n: usize) -> impl ParallelIterator<Item = std::ops::Range<usize>> {
     (0..n.div_ceil(CHUNK))
         .into_par_iter()
@@ -165,7 +183,8 @@ pub struct Objective {
     k: f64,
     base: Vec<f64>,
     tuned: Vec<ParamId>,
-    /// Weight of the L2 penalty on the tuned parameters' distance from their start.
+    /// Weight of the L2 penalty on the tuned parameters' distance from their start, per
+    /// position (see [`Objective::with_l2`]).
     l2: f64,
 }
 
@@ -185,7 +204,10 @@ impl Objective {
         }
     }
 
-    /// Adds `l2 · Σ (x − start)²` to the loss (ridge regularisation towards the start).
+    /// Ridge regularisation towards the start: the loss becomes
+    /// `(Σ err² + l2 · Σ (x − start)²) / positions`. Read as a Gaussian prior, `l2` is the
+    /// result noise variance over the prior variance of a weight (cp²), so its effect fades as
+    /// the data grows, as it should.
     pub fn with_l2(mut self, l2: f64) -> Self {
         self.l2 = l2;
         self
@@ -227,11 +249,12 @@ impl Objective {
         let mut full = vec![0.0; EVAL_PARAMS];
         let mut loss = mse_and_gradient(&self.set, &self.weights(x), self.k, &mut full);
         let mut gradient: Vec<f64> = self.tuned.iter().map(|&id| full[id]).collect();
-        if self.l2 > 0.0 {
+        if self.l2 > 0.0 && !self.set.is_empty() {
+            let l2 = self.l2 / self.set.len() as f64;
             for ((g, &v), &id) in gradient.iter_mut().zip(x).zip(&self.tuned) {
                 let d = v - self.base[id];
-                loss += self.l2 * d * d;
-                *g += 2.0 * self.l2 * d;
+                loss += l2 * d * d;
+                *g += 2.0 * l2 * d;
             }
         }
         (loss, gradient)

@@ -6,13 +6,17 @@
 //! the largest starting gradient component is [`FIRST_STEP_CP`]: L-BFGS's first step then moves
 //! weights by centipawns rather than by 1e-4 of one, and Adam's epsilon stays negligible. The
 //! L-BFGS tolerances are set near zero so it runs until the iteration limit or until its line
-//! search can make no more progress, never stopping early on a small gradient.
+//! search can make no more progress, never stopping early on a small gradient. The caller's
+//! progress callback can stop either optimiser after any iteration (early stopping).
 
 use std::sync::{Arc, Mutex};
 
 use anyhow::Context as _;
 use argmin::core::observers::{Observe, ObserverMode};
-use argmin::core::{CostFunction, Executor, Gradient, IterState, KV, State as _};
+use argmin::core::{
+    CostFunction, Executor, Gradient, IterState, KV, Problem, Solver, State, TerminationReason,
+    TerminationStatus,
+};
 use argmin::solver::linesearch::MoreThuenteLineSearch;
 use argmin::solver::quasinewton::LBFGS;
 
@@ -73,13 +77,21 @@ pub struct Progress<'a> {
     pub train_mse: f64,
 }
 
-/// Called after each iteration; an error stops the run.
-pub type OnProgress = Box<dyn FnMut(&Progress<'_>) -> anyhow::Result<()> + Send>;
+/// What the progress callback wants next.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Control {
+    Continue,
+    /// End the run now, for this reason.
+    Stop(String),
+}
+
+/// Called after each iteration; an error ends the run with that error.
+pub type OnProgress = Box<dyn FnMut(&Progress<'_>) -> anyhow::Result<Control> + Send>;
 
 /// Outcome of a run.
 #[derive(Clone, Debug)]
 pub struct Outcome {
-    /// The best tuned parameters found (training loss).
+    /// The tuned parameters with the lowest training loss seen.
     pub x: Vec<f64>,
     pub train_mse: f64,
     pub iterations: u64,
@@ -168,22 +180,64 @@ impl Gradient for ScaledLoss {
 
 type LbfgsState = IterState<Vec<f64>, Vec<f64>, (), (), (), f64>;
 
+/// A stop asked for by the progress callback, with its reason; read by [`Stoppable`].
+type StopRequest = Arc<Mutex<Option<String>>>;
+
 /// Forwards argmin's iterations to the caller's progress callback.
 struct ProgressObserver {
     scale: f64,
     on_progress: OnProgress,
+    stop: StopRequest,
 }
 
 impl Observe<LbfgsState> for ProgressObserver {
     fn observe_iter(&mut self, state: &LbfgsState, _kv: &KV) -> Result<(), argmin::core::Error> {
         if let Some(x) = state.get_param() {
-            (self.on_progress)(&Progress {
+            let control = (self.on_progress)(&Progress {
                 iteration: state.get_iter() + 1,
                 x,
                 train_mse: state.get_cost() / self.scale,
             })?;
+            if let Control::Stop(reason) = control {
+                *self.stop.lock().unwrap_or_else(|e| e.into_inner()) = Some(reason);
+            }
         }
         Ok(())
+    }
+}
+
+/// A solver that also ends when a stop was requested (argmin observers cannot end a run).
+struct Stoppable<S> {
+    inner: S,
+    stop: StopRequest,
+}
+
+impl<O, I: State, S: Solver<O, I>> Solver<O, I> for Stoppable<S> {
+    fn name(&self) -> &str {
+        self.inner.name()
+    }
+
+    fn init(
+        &mut self,
+        problem: &mut Problem<O>,
+        state: I,
+    ) -> Result<(I, Option<KV>), argmin::core::Error> {
+        self.inner.init(problem, state)
+    }
+
+    fn next_iter(
+        &mut self,
+        problem: &mut Problem<O>,
+        state: I,
+    ) -> Result<(I, Option<KV>), argmin::core::Error> {
+        self.inner.next_iter(problem, state)
+    }
+
+    fn terminate_internal(&mut self, state: &I) -> TerminationStatus {
+        if let Some(reason) = self.stop.lock().unwrap_or_else(|e| e.into_inner()).clone() {
+            return TerminationStatus::Terminated(TerminationReason::SolverExit(reason));
+        }
+        self.inner.terminate_internal(state)
     }
 }
 
@@ -196,13 +250,21 @@ fn lbfgs(
     let scale = problem.scale;
     let (initial, _) = problem.evaluate(&start);
     let linesearch = MoreThuenteLineSearch::new();
-    let solver = LBFGS::new(linesearch, options.memory.max(1))
-        .with_tolerance_grad(1e-12 * FIRST_STEP_CP)?
-        .with_tolerance_cost(1e-14 * initial.abs())?;
+    let stop = StopRequest::default();
+    let solver = Stoppable {
+        inner: LBFGS::new(linesearch, options.memory.max(1))
+            .with_tolerance_grad(1e-12 * FIRST_STEP_CP)?
+            .with_tolerance_cost(1e-14 * initial.abs())?,
+        stop: Arc::clone(&stop),
+    };
     let result = Executor::new(problem, solver)
         .configure(|state| state.param(start).max_iters(options.iterations))
         .add_observer(
-            ProgressObserver { scale, on_progress },
+            ProgressObserver {
+                scale,
+                on_progress,
+                stop,
+            },
             ObserverMode::Always,
         )
         .run()
@@ -234,6 +296,7 @@ fn adam(
     let n = x.len();
     let (mut m, mut v) = (vec![0.0; n], vec![0.0; n]);
     let mut best = (f64::INFINITY, x.clone());
+    let (mut iterations, mut stop_reason) = (options.iterations, "iteration limit".to_string());
     // Each pass gives the loss at the current point (the previous step's result) and the
     // gradient for the next step.
     for t in 0..=options.iterations {
@@ -242,11 +305,15 @@ fn adam(
             best = (loss, x.clone());
         }
         if t > 0 {
-            on_progress(&Progress {
+            let control = on_progress(&Progress {
                 iteration: t,
                 x: &x,
                 train_mse: loss / problem.scale,
             })?;
+            if let Control::Stop(reason) = control {
+                (iterations, stop_reason) = (t, reason);
+                break;
+            }
         }
         if t == options.iterations {
             break;
@@ -262,7 +329,7 @@ fn adam(
     Ok(Outcome {
         train_mse: best.0 / problem.scale,
         x: best.1,
-        iterations: options.iterations,
-        stop_reason: "iteration limit".into(),
+        iterations,
+        stop_reason,
     })
 }

@@ -1,8 +1,9 @@
-//! One tuning run from data files to a parameter set: load, split, fit K, optimise, round.
+//! One tuning run from data files to a parameter set: load, split, fit K, optimise with early
+//! stopping on the validation set, round.
 
 use std::fmt;
 use std::path::PathBuf;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 use engine::params::{EVAL_PARAMS, ParamId, ParamKind, Params, specs};
@@ -10,8 +11,8 @@ use regex::Regex;
 
 use super::dataset::Format;
 use super::kfit::fit_k;
-use super::model::{FeatureWeights, Objective, mse};
-use super::optim::{OnProgress, OptimOptions, minimize};
+use super::model::{FeatureWeights, Objective, mse, parameter_usage};
+use super::optim::{Control, OnProgress, OptimOptions, minimize};
 use super::traces::{self, LoadOptions, TraceSet};
 use crate::UsageError;
 
@@ -33,6 +34,21 @@ impl Log {
     }
 }
 
+/// Default L2 strength toward the starting weights (chosen by the sweep in the README).
+pub const DEFAULT_L2: f64 = 1e-4;
+/// Default early-stopping patience, in iterations (chosen by the sweep in the README).
+pub const DEFAULT_PATIENCE: u64 = 50;
+
+/// Which positions K is fitted on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum KFitOn {
+    /// Every loaded position, training and validation (as the published reference figures
+    /// do; K is one number, so what it learns from the held-out results is negligible).
+    All,
+    /// The training positions only.
+    Train,
+}
+
 /// Everything a run needs.
 #[derive(Clone, Debug)]
 pub struct TuneConfig {
@@ -47,6 +63,11 @@ pub struct TuneConfig {
     pub optim: OptimOptions,
     /// L2 penalty on the tuned weights' distance from their start (0 = none).
     pub l2: f64,
+    pub k_fit_on: KFitOn,
+    /// Early stopping: end the run after this many iterations without a new best validation
+    /// error, and keep the parameters with the best one. 0 = off: run to the iteration limit and
+    /// keep the optimiser's result.
+    pub patience: u64,
     /// Share of the positions held out for validation.
     pub validation: f64,
     pub seed: u64,
@@ -83,9 +104,13 @@ pub struct TuneSummary {
     /// Positions loaded (training plus validation).
     pub positions: usize,
     pub train_positions: usize,
-    /// Number of tuned parameters.
+    /// Number of tuned parameters (those selected that occur in the training data).
     pub parameters: usize,
+    /// Selected parameters kept at their start because no training position uses them.
+    pub unused: usize,
     pub iterations: u64,
+    /// With early stopping, the iteration whose parameters were kept (0 = the start).
+    pub best_iteration: Option<u64>,
     pub stop_reason: String,
     pub seconds: f64,
     pub params: Params,
@@ -156,6 +181,11 @@ pub fn run(config: &TuneConfig) -> anyhow::Result<TuneSummary> {
     if all.is_empty() {
         return Err(UsageError("the data sets hold no positions".into()).into());
     }
+    let init_weights = FeatureWeights::from_params(&config.init);
+    let k_on_all = match config.k_fit_on {
+        KFitOn::All => Some(fit_k(&all, &init_weights)?.0),
+        KFitOn::Train => None,
+    };
     let (train, validation) = all.split(config.validation, config.seed)?;
     drop(all);
     if train.is_empty() {
@@ -171,28 +201,69 @@ pub fn run(config: &TuneConfig) -> anyhow::Result<TuneSummary> {
         started.elapsed().as_secs_f64()
     ));
 
-    let init_weights = FeatureWeights::from_params(&config.init);
-    let (k, initial_mse) = fit_k(&train, &init_weights)?;
+    let (k, initial_mse) = match k_on_all {
+        Some(k) => (k, mse(&train, &init_weights, k)),
+        None => fit_k(&train, &init_weights)?,
+    };
     let validation = Arc::new(validation);
     let initial_validation_mse =
         (!validation.is_empty()).then(|| mse(&validation, &init_weights, k));
     log.line(format_args!(
-        "K = {k:.4} (sigmoid(K*eval/400)); initial MSE train {initial_mse:.6}{}",
+        "K = {k:.4} (sigmoid(K*eval/400), fitted on {} positions); initial MSE train {initial_mse:.6}{}",
+        if k_on_all.is_some() { "all" } else { "training" },
         initial_validation_mse.map_or(String::new(), |v| format!(" validation {v:.6}"))
     ));
+
+    // A weight no training position uses has no gradient: the data says nothing about it.
+    let usage = parameter_usage(&train);
+    let (tuned, unused): (Vec<ParamId>, Vec<ParamId>) =
+        tuned.into_iter().partition(|&id| usage[id] > 0.0);
+    if !unused.is_empty() {
+        log.line(format_args!(
+            "{} selected parameters never occur in the training data and keep their start values (e.g. {})",
+            unused.len(),
+            specs()[unused[0]].name
+        ));
+    }
+    let early_stopping = config.patience > 0 && !validation.is_empty();
     log.line(format_args!(
-        "tuning {} parameters with {:?}, up to {} iterations",
+        "tuning {} parameters with {:?}, up to {} iterations, L2 {:e}{}",
         tuned.len(),
         config.optim.optimizer,
-        config.optim.iterations
+        config.optim.iterations,
+        config.l2,
+        if early_stopping {
+            format!(
+                ", early stopping after {} without a better validation MSE",
+                config.patience
+            )
+        } else {
+            String::new()
+        }
     ));
 
     let objective =
         Arc::new(Objective::new(Arc::new(train), k, &config.init, tuned).with_l2(config.l2));
-    let on_progress = progress_reporter(config, Arc::clone(&objective), Arc::clone(&validation));
+    let best = Arc::new(Mutex::new(BestValidation {
+        mse: initial_validation_mse.unwrap_or(f64::INFINITY),
+        iteration: 0,
+        x: objective.start(),
+    }));
+    let on_progress = progress_reporter(
+        config,
+        Arc::clone(&objective),
+        Arc::clone(&validation),
+        early_stopping.then(|| Arc::clone(&best)),
+    );
     let outcome = minimize(Arc::clone(&objective), &config.optim, on_progress)?;
+    let (x, best_iteration) = if early_stopping {
+        let best = best.lock().unwrap_or_else(|e| e.into_inner());
+        (best.x.clone(), Some(best.iteration))
+    } else {
+        (outcome.x, None)
+    };
 
-    let params = objective.to_params(&config.init, &outcome.x);
+    let params = objective.to_params(&config.init, &x);
     let final_weights = FeatureWeights::from_params(&params);
     let train_mse = mse(objective.set(), &final_weights, k);
     let validation_mse = (!validation.is_empty()).then(|| mse(&validation, &final_weights, k));
@@ -216,7 +287,9 @@ pub fn run(config: &TuneConfig) -> anyhow::Result<TuneSummary> {
         positions: report.positions,
         train_positions: objective.set().len(),
         parameters: objective.tuned().len(),
+        unused: unused.len(),
         iterations: outcome.iterations,
+        best_iteration,
         stop_reason: outcome.stop_reason,
         seconds: started.elapsed().as_secs_f64(),
         params,
@@ -226,28 +299,55 @@ pub fn run(config: &TuneConfig) -> anyhow::Result<TuneSummary> {
     })
 }
 
+/// The parameters with the lowest validation error so far.
+struct BestValidation {
+    mse: f64,
+    iteration: u64,
+    x: Vec<f64>,
+}
+
+/// Prints progress, writes checkpoints and, with `best`, tracks the validation error every
+/// iteration and stops after `patience` iterations without a new best.
 fn progress_reporter(
     config: &TuneConfig,
     objective: Arc<Objective>,
     validation: Arc<TraceSet>,
+    best: Option<Arc<Mutex<BestValidation>>>,
 ) -> OnProgress {
     let log = config.log;
     let report_every = config.report_every.max(1);
     let checkpoint_every = config.checkpoint_every;
     let checkpoint_path = config.checkpoint_path.clone();
+    let patience = config.patience;
     let init = config.init.clone();
     let started = Instant::now();
     Box::new(move |progress| {
         let i = progress.iteration;
-        if i == 1 || i % report_every == 0 {
-            let valid = if validation.is_empty() {
-                String::new()
-            } else {
-                let v = mse(&validation, &objective.weights(progress.x), objective.k());
-                format!("  validation {v:.6}")
-            };
+        let report = i == 1 || i % report_every == 0;
+        let validation_mse = (!validation.is_empty() && (report || best.is_some()))
+            .then(|| mse(&validation, &objective.weights(progress.x), objective.k()));
+        let mut control = Control::Continue;
+        let mut best_note = String::new();
+        if let (Some(best), Some(v)) = (&best, validation_mse) {
+            let mut best = best.lock().unwrap_or_else(|e| e.into_inner());
+            if v < best.mse {
+                *best = BestValidation {
+                    mse: v,
+                    iteration: i,
+                    x: progress.x.to_vec(),
+                };
+            } else if i - best.iteration >= patience {
+                control = Control::Stop(format!(
+                    "early stop: no better validation MSE for {patience} iterations (best {:.6} at iteration {})",
+                    best.mse, best.iteration
+                ));
+            }
+            best_note = format!(" (best {:.6} at {})", best.mse, best.iteration);
+        }
+        if report {
+            let valid = validation_mse.map_or(String::new(), |v| format!("  validation {v:.6}"));
             log.line(format_args!(
-                "iter {i:>5}  train {:.6}{valid}  ({:.1} s)",
+                "iter {i:>5}  train {:.6}{valid}{best_note}  ({:.1} s)",
                 progress.train_mse,
                 started.elapsed().as_secs_f64()
             ));
@@ -256,8 +356,16 @@ fn progress_reporter(
             && checkpoint_every > 0
             && i % checkpoint_every == 0
         {
-            objective.to_params(&init, progress.x).save(path)?;
+            // With early stopping the checkpoint is what the run would keep now.
+            let kept = match &best {
+                Some(best) => {
+                    let best = best.lock().unwrap_or_else(|e| e.into_inner());
+                    objective.to_params(&init, &best.x)
+                }
+                None => objective.to_params(&init, progress.x),
+            };
+            kept.save(path)?;
         }
-        Ok(())
+        Ok(control)
     })
 }

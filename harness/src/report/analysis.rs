@@ -1,0 +1,472 @@
+//! The numbers of a report, computed from the games of one run with [`crate::stats`].
+//!
+//! All results are from the first engine's view ("A vs B"), as in fastchess.
+
+use std::collections::{BTreeMap, HashMap};
+
+use crate::stats::{self, Pentanomial, SprtConfig, Summary, Trinomial};
+
+use super::load::{GameRecord, GameResult};
+
+/// Wins, draws and losses of the first engine.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Wdl {
+    pub wins: u64,
+    pub draws: u64,
+    pub losses: u64,
+}
+
+impl Wdl {
+    pub fn games(&self) -> u64 {
+        self.wins + self.draws + self.losses
+    }
+
+    /// The first engine's score in percent, if any game was played.
+    pub fn score_percent(&self) -> Option<f64> {
+        let games = self.games();
+        (games > 0).then(|| 100.0 * (self.wins as f64 + 0.5 * self.draws as f64) / games as f64)
+    }
+
+    fn add(&mut self, points_x2: u8) {
+        match points_x2 {
+            2 => self.wins += 1,
+            1 => self.draws += 1,
+            _ => self.losses += 1,
+        }
+    }
+}
+
+/// The statistics after some number of completed pairs (or games, without pairs).
+#[derive(Clone, Debug, PartialEq)]
+pub struct RunningPoint {
+    pub games: u64,
+    pub llr: Option<f64>,
+    pub elo: Option<f64>,
+    pub elo_err95: Option<f64>,
+}
+
+/// Results of one termination kind.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TerminationLine {
+    /// As written in games.csv.
+    pub termination: String,
+    /// A readable name for known kinds.
+    pub label: String,
+    pub wdl: Wdl,
+}
+
+/// One bin of the game-length histogram, in full moves `[from, to)`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LengthBin {
+    pub from_moves: u32,
+    pub to_moves: u32,
+    pub decisive: u64,
+    pub draws: u64,
+}
+
+/// Search effort of one engine over the run.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct EngineEffort {
+    pub name: String,
+    pub moves: u64,
+    pub nodes: u64,
+    pub time_ms: u64,
+    /// Per game (where the engine moved): average nodes per move.
+    pub nodes_per_move_by_game: Vec<f64>,
+    /// Per game (where the engine moved): average milliseconds per move.
+    pub ms_per_move_by_game: Vec<f64>,
+}
+
+impl EngineEffort {
+    pub fn nodes_per_move(&self) -> Option<f64> {
+        (self.moves > 0).then(|| self.nodes as f64 / self.moves as f64)
+    }
+    pub fn ms_per_move(&self) -> Option<f64> {
+        (self.moves > 0).then(|| self.time_ms as f64 / self.moves as f64)
+    }
+    /// Nodes per second over the run.
+    pub fn nps(&self) -> Option<f64> {
+        (self.time_ms > 0).then(|| self.nodes as f64 * 1000.0 / self.time_ms as f64)
+    }
+}
+
+/// One game as a line of the lopsided-openings table.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PairGame {
+    pub game: u64,
+    pub first_is_white: bool,
+    pub result: GameResult,
+    pub termination: String,
+    pub plies: u32,
+}
+
+/// The pairs played from one opening, with how far their result is from even.
+#[derive(Clone, Debug, PartialEq)]
+pub struct OpeningResult {
+    pub opening_index: u64,
+    pub opening_fen: String,
+    pub pairs: u64,
+    /// The first engine's points over all games from this opening.
+    pub points: f64,
+    /// `points - pairs`: 0 when even, `+2 * pairs` when the first engine won every game.
+    pub net: f64,
+    pub games: Vec<PairGame>,
+}
+
+/// Everything a report shows that is computed from the games.
+#[derive(Clone, Debug)]
+pub struct Analysis {
+    /// The first engine (the statistics' perspective) and the second.
+    pub first: String,
+    pub second: String,
+    pub games_total: u64,
+    /// Games whose pair is not complete: in the W/D/L counts but not in the pentanomial.
+    pub unpaired_games: u64,
+    pub trinomial: Trinomial,
+    /// None when the run has no complete pairs.
+    pub pentanomial: Option<Pentanomial>,
+    pub sprt: Option<SprtConfig>,
+    pub summary: Summary,
+    pub first_as_white: Wdl,
+    pub first_as_black: Wdl,
+    /// White's results regardless of engine: (white wins, draws, black wins).
+    pub white_view: Wdl,
+    pub terminations: Vec<TerminationLine>,
+    pub running: Vec<RunningPoint>,
+    pub lengths: Vec<LengthBin>,
+    pub mean_moves: Option<f64>,
+    pub effort: [EngineEffort; 2],
+    /// Openings ordered from the most lopsided; only those whose result is not even.
+    pub lopsided: Vec<OpeningResult>,
+}
+
+/// A readable name for the termination kinds the match runner writes.
+pub fn termination_label(termination: &str) -> String {
+    let key = termination
+        .trim()
+        .to_ascii_lowercase()
+        .replace(['_', '-'], " ");
+    let label = match key.as_str() {
+        "checkmate" | "mate" => "checkmate",
+        "stalemate" => "stalemate",
+        "repetition" | "threefold" | "threefold repetition" => "threefold repetition",
+        "fifty moves" | "fifty move" | "50 move" | "50 moves" | "fifty move rule"
+        | "50 move rule" => "50-move rule",
+        "insufficient material" | "material" => "insufficient material",
+        "adjudication" | "adjudicated" => "adjudication",
+        "adjudication draw" | "draw adjudication" | "adjudicated draw" => "adjudication: draw",
+        "adjudication resign" | "resign adjudication" | "resign" | "resignation" => {
+            "adjudication: resign"
+        }
+        "max moves" | "max plies" | "move limit" | "maxmoves" => "adjudication: move limit",
+        "time forfeit" | "time" | "timeout" | "time loss" | "flag" => "time forfeit",
+        "crash" | "crashed" | "disconnect" | "engine crash" => "crash",
+        "stall" | "stalled" => "engine stalled",
+        "illegal move" | "illegal" => "illegal move",
+        "" => "(none)",
+        _ => return termination.trim().to_string(),
+    };
+    label.to_string()
+}
+
+/// Who the first engine is: the summary's or configuration's first engine when known, else
+/// white of the lowest-numbered game (fastchess gives game 1's white to the first engine).
+pub fn first_engine(games: &[GameRecord], declared: &[String]) -> Option<(String, String)> {
+    let mut names: Vec<&str> = Vec::new();
+    for g in games {
+        for n in [g.white.as_str(), g.black.as_str()] {
+            if !names.contains(&n) {
+                names.push(n);
+            }
+        }
+    }
+    if let [a, b, ..] = declared
+        && names.iter().all(|n| *n == a || *n == b)
+    {
+        return Some((a.clone(), b.clone()));
+    }
+    let opener = games.iter().min_by_key(|g| g.game)?;
+    Some((opener.white.clone(), opener.black.clone()))
+}
+
+/// Computes every number of the report. `declared` are the engine names from summary.json or
+/// the configuration, first engine first.
+pub fn analyse(
+    games: &[GameRecord],
+    declared: &[String],
+    sprt: Option<SprtConfig>,
+) -> anyhow::Result<Analysis> {
+    let Some((first, second)) = first_engine(games, declared) else {
+        return Ok(empty(declared, sprt));
+    };
+    for g in games {
+        let pair_ok =
+            (g.white == first && g.black == second) || (g.white == second && g.black == first);
+        if !pair_ok {
+            crate::usage_bail!(
+                "game {} is {} vs {}, but this run is {first} vs {second}; a report covers two engines",
+                g.game,
+                g.white,
+                g.black
+            );
+        }
+    }
+    let first_points_x2 = |g: &GameRecord| {
+        let white = g.result.white_points_x2();
+        if g.white == first { white } else { 2 - white }
+    };
+
+    // As `harness elo --results`: every game counts in the trinomial, complete pairs in the
+    // pentanomial. Pairs complete in file order (games.csv is written as games end); the
+    // running statistics get a point per completed pair.
+    let mut pair_sizes: HashMap<u64, u32> = HashMap::new();
+    for g in games {
+        *pair_sizes.entry(g.pair).or_default() += 1;
+    }
+    let has_pairs = pair_sizes.values().any(|&n| n == 2);
+    let mut pending: HashMap<u64, u8> = HashMap::new();
+    let mut trinomial = Trinomial::default();
+    let mut pentanomial = Pentanomial::default();
+    let mut running = Vec::new();
+    let mut paired_games = 0u64;
+    for g in games {
+        let points = first_points_x2(g);
+        trinomial.add_game(points);
+        if has_pairs {
+            if pair_sizes[&g.pair] != 2 {
+                continue;
+            }
+            match pending.remove(&g.pair) {
+                None => {
+                    pending.insert(g.pair, points);
+                    continue;
+                }
+                Some(other) => pentanomial.add_pair(other + points),
+            }
+            paired_games += 2;
+        } else {
+            paired_games += 1;
+        }
+        let pentanomial_so_far = has_pairs.then_some(&pentanomial);
+        let s = stats::summarize(&trinomial, pentanomial_so_far, sprt.as_ref());
+        running.push(RunningPoint {
+            games: paired_games,
+            llr: s.llr,
+            elo: s.elo,
+            elo_err95: s.elo_err95,
+        });
+    }
+    let pentanomial = has_pairs.then_some(pentanomial);
+    let summary = stats::summarize(&trinomial, pentanomial.as_ref(), sprt.as_ref());
+
+    let mut first_as_white = Wdl::default();
+    let mut first_as_black = Wdl::default();
+    let mut white_view = Wdl::default();
+    let mut by_termination: BTreeMap<String, Wdl> = BTreeMap::new();
+    for g in games {
+        let points = first_points_x2(g);
+        if g.white == first {
+            first_as_white.add(points);
+        } else {
+            first_as_black.add(points);
+        }
+        white_view.add(g.result.white_points_x2());
+        by_termination
+            .entry(g.termination.clone())
+            .or_default()
+            .add(points);
+    }
+    let mut terminations: Vec<TerminationLine> = by_termination
+        .into_iter()
+        .map(|(termination, wdl)| TerminationLine {
+            label: termination_label(&termination),
+            termination,
+            wdl,
+        })
+        .collect();
+    terminations.sort_by(|a, b| {
+        b.wdl
+            .games()
+            .cmp(&a.wdl.games())
+            .then(a.label.cmp(&b.label))
+    });
+
+    let (lengths, mean_moves) = length_histogram(games);
+    let effort = [effort_of(games, &first), effort_of(games, &second)];
+    let lopsided = lopsided_openings(games, &first, &first_points_x2);
+
+    Ok(Analysis {
+        unpaired_games: if has_pairs {
+            games.len() as u64 - paired_games
+        } else {
+            0
+        },
+        games_total: games.len() as u64,
+        first,
+        second,
+        trinomial,
+        pentanomial,
+        sprt,
+        summary,
+        first_as_white,
+        first_as_black,
+        white_view,
+        terminations,
+        running,
+        lengths,
+        mean_moves,
+        effort,
+        lopsided,
+    })
+}
+
+fn empty(declared: &[String], sprt: Option<SprtConfig>) -> Analysis {
+    let name = |i: usize| {
+        declared
+            .get(i)
+            .cloned()
+            .unwrap_or_else(|| format!("engine {}", i + 1))
+    };
+    let trinomial = Trinomial::default();
+    Analysis {
+        first: name(0),
+        second: name(1),
+        games_total: 0,
+        unpaired_games: 0,
+        summary: stats::summarize(&trinomial, None, sprt.as_ref()),
+        trinomial,
+        pentanomial: None,
+        sprt,
+        first_as_white: Wdl::default(),
+        first_as_black: Wdl::default(),
+        white_view: Wdl::default(),
+        terminations: Vec::new(),
+        running: Vec::new(),
+        lengths: Vec::new(),
+        mean_moves: None,
+        effort: [
+            EngineEffort {
+                name: name(0),
+                ..Default::default()
+            },
+            EngineEffort {
+                name: name(1),
+                ..Default::default()
+            },
+        ],
+        lopsided: Vec::new(),
+    }
+}
+
+/// Bins of 5 full moves for short runs of games, 10 when games go past 100 moves.
+fn length_histogram(games: &[GameRecord]) -> (Vec<LengthBin>, Option<f64>) {
+    if games.is_empty() {
+        return (Vec::new(), None);
+    }
+    let moves = |g: &GameRecord| g.plies.div_ceil(2);
+    let longest = games.iter().map(moves).max().unwrap_or(0);
+    let width = if longest > 100 { 10 } else { 5 };
+    let bins = (longest / width + 1) as usize;
+    let mut lengths: Vec<LengthBin> = (0..bins as u32)
+        .map(|i| LengthBin {
+            from_moves: i * width,
+            to_moves: (i + 1) * width,
+            decisive: 0,
+            draws: 0,
+        })
+        .collect();
+    for g in games {
+        let bin = &mut lengths[(moves(g) / width) as usize];
+        if g.result == GameResult::Draw {
+            bin.draws += 1;
+        } else {
+            bin.decisive += 1;
+        }
+    }
+    let total: u64 = games.iter().map(|g| u64::from(moves(g))).sum();
+    (lengths, Some(total as f64 / games.len() as f64))
+}
+
+fn effort_of(games: &[GameRecord], engine: &str) -> EngineEffort {
+    let mut effort = EngineEffort {
+        name: engine.to_string(),
+        ..Default::default()
+    };
+    for g in games {
+        let (white_moves, black_moves) = g.engine_moves_by_colour();
+        let (moves, nodes, time_ms) = if g.white == engine {
+            (white_moves, g.white_nodes, g.white_time_ms)
+        } else if g.black == engine {
+            (black_moves, g.black_nodes, g.black_time_ms)
+        } else {
+            continue;
+        };
+        if moves == 0 {
+            continue;
+        }
+        effort.moves += u64::from(moves);
+        effort.nodes += nodes;
+        effort.time_ms += time_ms;
+        effort
+            .nodes_per_move_by_game
+            .push(nodes as f64 / f64::from(moves));
+        effort
+            .ms_per_move_by_game
+            .push(time_ms as f64 / f64::from(moves));
+    }
+    effort
+}
+
+fn lopsided_openings(
+    games: &[GameRecord],
+    first: &str,
+    first_points_x2: &dyn Fn(&GameRecord) -> u8,
+) -> Vec<OpeningResult> {
+    // Group the games of complete pairs by opening; pairs of one opening come from book repeats.
+    let mut by_pair: BTreeMap<u64, Vec<&GameRecord>> = BTreeMap::new();
+    for g in games {
+        by_pair.entry(g.pair).or_default().push(g);
+    }
+    let mut by_opening: BTreeMap<u64, OpeningResult> = BTreeMap::new();
+    for pair in by_pair.values().filter(|p| p.len() == 2) {
+        let g0 = pair[0];
+        let entry = by_opening
+            .entry(g0.opening_index)
+            .or_insert_with(|| OpeningResult {
+                opening_index: g0.opening_index,
+                opening_fen: g0.opening_fen.clone(),
+                pairs: 0,
+                points: 0.0,
+                net: 0.0,
+                games: Vec::new(),
+            });
+        entry.pairs += 1;
+        for g in pair {
+            entry.points += f64::from(first_points_x2(g)) / 2.0;
+            entry.games.push(PairGame {
+                game: g.game,
+                first_is_white: g.white == first,
+                result: g.result,
+                termination: g.termination.clone(),
+                plies: g.plies,
+            });
+        }
+    }
+    let mut openings: Vec<OpeningResult> = by_opening
+        .into_values()
+        .map(|mut o| {
+            o.net = o.points - o.pairs as f64;
+            o.games.sort_by_key(|g| g.game);
+            o
+        })
+        .filter(|o| o.net != 0.0)
+        .collect();
+    openings.sort_by(|a, b| {
+        b.net
+            .abs()
+            .total_cmp(&a.net.abs())
+            .then(b.pairs.cmp(&a.pairs))
+            .then(a.opening_index.cmp(&b.opening_index))
+    });
+    openings
+}

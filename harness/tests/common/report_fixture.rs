@@ -1,0 +1,151 @@
+//! A synthetic results folder in the format `harness match` writes, for the report tests.
+
+use std::fmt::Write as _;
+use std::path::Path;
+
+use rand::{RngExt as _, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+pub const HEADER: &str = "game,pair,opening_index,opening_fen,white,black,result,termination,plies,final_fen,white_nodes,black_nodes,white_time_ms,black_time_ms";
+
+const OPENINGS: [&str; 6] = [
+    "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1",
+    "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2",
+    "rnbqkb1r/pppppppp/5n2/8/3P4/8/PPP1PPPP/RNBQKBNR w KQkq - 1 2",
+    "rnbqkbnr/pp1ppppp/8/2p5/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2",
+    "rnbqkbnr/pppp1ppp/4p3/8/3PP3/8/PPP2PPP/RNBQKBNR b KQkq - 0 2",
+    "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3",
+];
+
+/// Writes games.csv (`pairs` complete pairs, `base` vs `dev`), config.toml and, when
+/// `with_summary`, summary.json computed with `harness::stats`. Returns the first engine's
+/// trinomial counts (losses, draws, wins).
+pub fn write_synthetic_run(dir: &Path, pairs: u64, seed: u64, with_summary: bool) -> [u64; 3] {
+    std::fs::create_dir_all(dir).unwrap();
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut csv = format!("{HEADER}\n");
+    let mut counts = [0u64; 3];
+    let mut tri = harness::stats::Trinomial::default();
+    let mut ptnml = harness::stats::Pentanomial::default();
+    let mut terminations = std::collections::BTreeMap::<String, u64>::new();
+    let mut game = 0u64;
+    for pair in 0..pairs {
+        // A book of 200 openings, cycled as a long run does.
+        let opening = pair % 200;
+        let mut pair_points = 0u8;
+        for first_is_white in [true, false] {
+            // 'base' scores a little over 50%.
+            let roll: f64 = rng.random();
+            let base_points = if roll < 0.30 {
+                2
+            } else if roll < 0.74 {
+                1
+            } else {
+                0
+            };
+            pair_points += base_points;
+            counts[base_points as usize] += 1;
+            match base_points {
+                2 => tri.wins += 1,
+                1 => tri.draws += 1,
+                _ => tri.losses += 1,
+            }
+            let white_points = if first_is_white {
+                base_points
+            } else {
+                2 - base_points
+            };
+            let result = ["0-1", "1/2-1/2", "1-0"][white_points as usize];
+            let termination = if base_points == 1 {
+                [
+                    "threefold_repetition",
+                    "fifty_moves",
+                    "adjudication_draw",
+                    "stalemate",
+                ][rng.random_range(0..4)]
+            } else {
+                [
+                    "checkmate",
+                    "adjudication_resign",
+                    "checkmate",
+                    "time_forfeit",
+                ][rng.random_range(0..4)]
+            };
+            *terminations.entry(termination.to_string()).or_default() += 1;
+            let plies: u32 = rng.random_range(30..220);
+            let (white, black) = if first_is_white {
+                ("base", "dev")
+            } else {
+                ("dev", "base")
+            };
+            let white_moves = u64::from(plies.div_ceil(2));
+            let black_moves = u64::from(plies / 2);
+            let nodes = |moves: u64, rng: &mut ChaCha8Rng| moves * rng.random_range(380..460);
+            let (wn, bn) = (nodes(white_moves, &mut rng), nodes(black_moves, &mut rng));
+            let (wt, bt) = (wn / 900, bn / 1000);
+            writeln!(
+                csv,
+                "{game},{pair},{opening},{},{white},{black},{result},{termination},{plies},8/8/8/8/8/8/8/K1k5 w - - 0 1,{wn},{bn},{wt},{bt}",
+                OPENINGS[opening as usize % OPENINGS.len()]
+            )
+            .unwrap();
+            game += 1;
+        }
+        ptnml.add_pair(pair_points);
+    }
+    std::fs::write(dir.join("games.csv"), csv).unwrap();
+    std::fs::write(
+        dir.join("config.toml"),
+        r#"seed = 7
+concurrency = 2
+games = 1000
+
+[[engines]]
+name = "base"
+
+[[engines]]
+name = "dev"
+overrides = ["qsearch_depth=2", "delta_margin=400"]
+
+[each]
+nodes = 400
+
+[openings]
+file = "openings/balanced.epd"
+format = "epd"
+order = "sequential"
+
+[sprt]
+elo0 = 0.0
+elo1 = 5.0
+alpha = 0.05
+beta = 0.05
+model = "normalized"
+"#,
+    )
+    .unwrap();
+    if with_summary {
+        let sprt = harness::stats::SprtConfig {
+            elo0: 0.0,
+            elo1: 5.0,
+            alpha: 0.05,
+            beta: 0.05,
+            model: harness::stats::EloModel::Normalized,
+        };
+        let summary = harness::stats::summarize(&tri, Some(&ptnml), Some(&sprt));
+        let mut value = serde_json::to_value(&summary).unwrap();
+        let map = value.as_object_mut().unwrap();
+        map.insert("engines".into(), serde_json::json!(["base", "dev"]));
+        map.insert("wall_seconds".into(), serde_json::json!(12.5));
+        map.insert(
+            "terminations".into(),
+            serde_json::to_value(&terminations).unwrap(),
+        );
+        std::fs::write(
+            dir.join("summary.json"),
+            serde_json::to_string_pretty(&value).unwrap(),
+        )
+        .unwrap();
+    }
+    counts
+}
