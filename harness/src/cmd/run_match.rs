@@ -171,7 +171,7 @@ pub fn normalize_args(args: Vec<String>) -> Vec<String> {
 
 /// One engine's keys as one value; it starts with the separator so that even a single key
 /// marks a new engine.
-fn group_value(keys: &[String]) -> String {
+pub(crate) fn group_value(keys: &[String]) -> String {
     keys.iter().fold(String::new(), |mut acc, k| {
         acc.push(ENGINE_KEY_SEPARATOR);
         acc.push_str(k);

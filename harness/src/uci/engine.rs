@@ -194,8 +194,9 @@ impl UciEngine {
         for m in moves {
             current.play_unchecked(*m);
         }
-        self.send(&protocol::position_command(start, moves))?;
-        self.send(&protocol::go_command(limits))?;
+        // One write for both lines: one wake-up of the engine instead of two.
+        let position = protocol::position_command(start, moves);
+        self.send(&format!("{position}\n{}", protocol::go_command(limits)))?;
         let sent = Instant::now();
         let deadline = sent + timeout;
         let mut info: Option<InfoLine> = None;
