@@ -377,7 +377,7 @@ impl UciEngine {
         let detail = match self.process.take() {
             Some(mut process) => {
                 let status = process.finish(Duration::from_millis(500));
-                let stderr = process.stderr_tail();
+                let stderr = last_lines(&process.stderr_tail());
                 let stderr = if stderr.is_empty() {
                     String::new()
                 } else {
@@ -406,5 +406,37 @@ impl UciEngine {
             detail,
             engine_alive,
         })
+    }
+}
+
+/// The last few lines of `text` on one line (for a fault's detail, which ends up in the PGN).
+fn last_lines(text: &str) -> String {
+    const LINES: usize = 4;
+    const CHARS: usize = 300;
+    let lines: Vec<&str> = text
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .collect();
+    let joined = lines[lines.len().saturating_sub(LINES)..].join(" | ");
+    let skip = joined.chars().count().saturating_sub(CHARS);
+    let mut tail: String = joined.chars().skip(skip).collect();
+    if skip > 0 {
+        tail.insert_str(0, "...");
+    }
+    tail
+}
+
+#[cfg(test)]
+mod tests {
+    use super::last_lines;
+
+    #[test]
+    fn stderr_tail_is_short_and_on_one_line() {
+        assert_eq!(last_lines("a\n\nb\nc\nd\ne\n"), "b | c | d | e");
+        assert_eq!(last_lines(""), "");
+        let long = "x".repeat(1000);
+        let tail = last_lines(&long);
+        assert!(tail.starts_with("...") && tail.chars().count() == 303);
     }
 }
