@@ -1,6 +1,8 @@
 //! The `engine` binary: a UCI engine, or `engine bench [depth]` for OpenBench.
 //!
-//! `--all-options` makes the `uci` listing include the evaluation tables.
+//! `--all-options` makes the `uci` listing include the evaluation tables. `engine perft [depth]`
+//! measures move generation on the start position: shakmaty's own perft, and the search's
+//! move path (copy-make with incremental keys, checked at every node).
 
 use std::io::{self, BufRead, Write};
 use std::process::ExitCode;
@@ -35,9 +37,17 @@ fn main() -> ExitCode {
                 }
             };
         }
+        [cmd, rest @ ..] if cmd.as_str() == "perft" => {
+            let depth = rest
+                .first()
+                .and_then(|t| t.parse::<u32>().ok())
+                .unwrap_or(5);
+            perft_speed(depth.clamp(1, 7));
+            return ExitCode::SUCCESS;
+        }
         [other, ..] => {
             eprintln!(
-                "engine: unknown command '{other}' (usage: engine [--all-options] | engine bench [depth])"
+                "engine: unknown command '{other}' (usage: engine [--all-options] | engine bench [depth] | engine perft [depth])"
             );
             return ExitCode::from(2);
         }
@@ -54,4 +64,24 @@ fn main() -> ExitCode {
     session.shutdown();
     let _ = io::stdout().flush();
     ExitCode::SUCCESS
+}
+
+fn perft_speed(depth: u32) {
+    use shakmaty::Chess;
+    use std::time::Instant;
+    let pos = Chess::default();
+    let start = Instant::now();
+    let nodes = shakmaty::perft(&pos, depth);
+    let secs = start.elapsed().as_secs_f64().max(1e-9);
+    println!(
+        "shakmaty perft {depth}: {nodes} nodes {:.0} nps",
+        nodes as f64 / secs
+    );
+    let start = Instant::now();
+    let nodes = engine::search::perft(&pos, depth);
+    let secs = start.elapsed().as_secs_f64().max(1e-9);
+    println!(
+        "search move path perft {depth}: {nodes} nodes {:.0} nps",
+        nodes as f64 / secs
+    );
 }

@@ -4,7 +4,10 @@ use clap::Parser;
 use harness::cli::{self, Cli};
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    // fastchess-style single-dash options and grouped --engine keys (see normalize_args).
+    let cli = Cli::parse_from(harness::cmd::run_match::normalize_args(
+        std::env::args().collect(),
+    ));
     match cli::run(cli) {
         Ok(code) => code,
         Err(err) => {

@@ -10,7 +10,7 @@
 //! sums of coefficient × weight; a flat feature (the K+piece vs K terms) has one weight used as
 //! both, so it counts the same in every phase.
 //!
-//! Files by concern: [`material`] (material, piece-square tables), `pawns` (passed, doubled,
+//! Files by concern: `material` (material, piece-square tables), `pawns` (passed, doubled,
 //! isolated), `pieces` (mobility, bishop pair, rook files, attacks on the king zone), `king`
 //! (shelter, open files), `mating` (K+piece vs K, dead draws). The side to move gets the
 //! tempo feature (+1 if White is to move, −1 if Black).

@@ -5,7 +5,7 @@ use shakmaty::{Bitboard, Board, Color, File, Square};
 use super::{Sink, sign};
 use crate::params::feature;
 
-/// The file of `square` and its neighbours.
+/// `file` and the files next to it.
 #[inline]
 pub(super) fn file_and_neighbours(file: File) -> Bitboard {
     let own = Bitboard::from_file(file);

@@ -14,7 +14,8 @@ pub const MATERIAL: FeatureId = 0;
 /// Piece-square tables, `PST + 64 * (role as usize - 1) + square`, squares from White's view
 /// (a1 = 0); Black's pieces read the vertically flipped square.
 pub const PST: FeatureId = MATERIAL + 5;
-/// Knight mobility by number of reachable squares (0..=8).
+/// Knight mobility by number of safe squares reached (0..=8): attacked squares that hold no
+/// own piece and are not attacked by an enemy pawn (sliders stop at the first piece).
 pub const MOBILITY_KNIGHT: FeatureId = PST + 6 * 64;
 /// Bishop mobility (0..=13).
 pub const MOBILITY_BISHOP: FeatureId = MOBILITY_KNIGHT + 9;
@@ -22,7 +23,8 @@ pub const MOBILITY_BISHOP: FeatureId = MOBILITY_KNIGHT + 9;
 pub const MOBILITY_ROOK: FeatureId = MOBILITY_BISHOP + 14;
 /// Queen mobility (0..=27).
 pub const MOBILITY_QUEEN: FeatureId = MOBILITY_ROOK + 15;
-/// Passed pawn by relative rank, `PASSED_PAWN + rank - 1` for ranks 2..=7 (index 0..=5).
+/// Passed pawn (no enemy pawn ahead on its or a neighbouring file, no own pawn ahead on its
+/// file) by relative rank: index 0 = second rank ..= 5 = seventh rank.
 pub const PASSED_PAWN: FeatureId = MOBILITY_QUEEN + 28;
 /// A pawn with another pawn of the same colour ahead of it on its file.
 pub const DOUBLED_PAWN: FeatureId = PASSED_PAWN + 6;
@@ -34,13 +36,16 @@ pub const BISHOP_PAIR: FeatureId = ISOLATED_PAWN + 1;
 pub const ROOK_OPEN_FILE: FeatureId = BISHOP_PAIR + 1;
 /// A rook on a file without own pawns but with enemy pawns.
 pub const ROOK_SEMI_OPEN_FILE: FeatureId = ROOK_OPEN_FILE + 1;
-/// Own pawns shielding the king (on the king's and adjacent files, one or two ranks ahead).
+/// Own pawns shielding the king (on the king's and adjacent files, one or two ranks ahead),
+/// counted.
 pub const KING_SHELTER: FeatureId = ROOK_SEMI_OPEN_FILE + 1;
-/// Open files (no own pawn) on or next to the king.
+/// Files without an own pawn on or next to the king's file, counted.
 pub const KING_OPEN_FILE: FeatureId = KING_SHELTER + 1;
-/// Attacks on the squares around the enemy king, per attacking role: knight, bishop, rook, queen.
+/// Attacks on the enemy king's zone (its square and neighbours), per attacking role: knight,
+/// bishop, rook, queen. The coefficient is the number of zone squares each piece attacks,
+/// summed over the pieces of that role.
 pub const KING_ATTACK: FeatureId = KING_OPEN_FILE + 1;
-/// The side to move's bonus.
+/// The side to move's bonus (coefficient +1 with White to move, −1 with Black).
 pub const TEMPO: FeatureId = KING_ATTACK + 4;
 /// Number of tapered features (two parameters each).
 pub const TAPERED_FEATURES: usize = TEMPO + 1;

@@ -43,7 +43,6 @@ pub(crate) fn see(pos: &Chess, m: Move) -> i32 {
         let Some((sq, role)) = least_valuable(board, attackers) else {
             break;
         };
-        depth += 1;
         // A king may only capture when the square is no longer defended.
         if role == Role::King
             && (board.attacks_to(to, !side, occupied ^ Bitboard::from_square(sq))
@@ -53,6 +52,7 @@ pub(crate) fn see(pos: &Chess, m: Move) -> i32 {
         {
             break;
         }
+        depth += 1;
         let mut gain = value(on_square) - gains[depth - 1];
         let mut next_piece = role;
         // A pawn capturing onto the last rank promotes (to a queen).
@@ -83,4 +83,62 @@ fn least_valuable(board: &Board, attackers: Bitboard) -> Option<(Square, Role)> 
         }
     }
     None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use shakmaty::fen::Fen;
+    use shakmaty::uci::UciMove;
+    use shakmaty::{CastlingMode, Chess};
+
+    fn see_of(fen: &str, uci: &str) -> i32 {
+        let pos: Chess = fen
+            .parse::<Fen>()
+            .unwrap()
+            .into_position(CastlingMode::Standard)
+            .unwrap();
+        let m = uci.parse::<UciMove>().unwrap().to_move(&pos).unwrap();
+        see(&pos, m)
+    }
+
+    #[test]
+    fn exchange_values() {
+        // Undefended pawn.
+        assert_eq!(
+            see_of("1k1r4/1pp4p/p7/4p3/8/P5P1/1PP4P/2K1R3 w - - 0 1", "e1e5"),
+            100
+        );
+        // Knight for a pawn: Nxe5 Nxe5, and White stops.
+        assert_eq!(
+            see_of(
+                "1k1r3q/1ppn3p/p4b2/4p3/8/P2N2P1/1PP1R1BP/2K1Q3 w - - 0 1",
+                "d3e5"
+            ),
+            100 - 320
+        );
+        // Pawn takes a knight defended by a pawn.
+        assert_eq!(
+            see_of("4k3/8/3p4/4n3/3P4/8/8/4K3 w - - 0 1", "d4e5"),
+            320 - 100
+        );
+        // X-ray: the second rook behind the first decides.
+        assert_eq!(see_of("3rk3/8/8/3r4/8/8/3R4/3RK3 w - - 0 1", "d2d5"), 500);
+        // Without the back rook White loses the exchange back.
+        assert_eq!(see_of("3rk3/8/8/3r4/8/8/3R4/4K3 w - - 0 1", "d2d5"), 0);
+        // A quiet queen move onto a square a pawn guards.
+        assert_eq!(see_of("4k3/8/2p5/8/8/8/8/3QK3 w - - 0 1", "d1d5"), -900);
+        // En passant.
+        assert_eq!(see_of("4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 1", "e5d6"), 100);
+        // Promotion, free and then taken by the king.
+        assert_eq!(see_of("4k3/P7/8/8/8/8/8/4K3 w - - 0 1", "a7a8q"), 800);
+        assert_eq!(see_of("8/Pk6/8/8/8/8/8/4K3 w - - 0 1", "a7a8q"), -100);
+        // The king may not recapture on a defended square.
+        assert_eq!(see_of("8/8/4k3/3p4/8/8/3R4/3RK3 w - - 0 1", "d2d5"), 100);
+        // ...and does when it is not.
+        assert_eq!(
+            see_of("8/8/4k3/3p4/8/8/8/3RK3 w - - 0 1", "d1d5"),
+            100 - 500
+        );
+    }
 }

@@ -63,6 +63,11 @@ pub fn random_playouts(seed: u64, games: usize, max_plies: usize) -> Vec<Chess> 
 /// The first `limit` positions of `../shared/data/lichess-test.book.xz`, or `None` (with the
 /// reason printed) when the shared data or `xz` is missing.
 pub fn shared_book_positions(limit: usize) -> Option<Vec<Chess>> {
+    shared_book(limit).map(|rows| rows.into_iter().map(|(pos, _)| pos).collect())
+}
+
+/// Like [`shared_book_positions`], with each position's game result (White's view: 1, 0.5, 0).
+pub fn shared_book(limit: usize) -> Option<Vec<(Chess, f64)>> {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/data/lichess-test.book.xz");
     if !path.exists() {
         eprintln!("skipped: ../shared not found ({})", path.display());
@@ -82,20 +87,26 @@ pub fn shared_book_positions(limit: usize) -> Option<Vec<Chess>> {
         }
     };
     let stdout = child.stdout.take().expect("piped stdout");
-    let mut out = Vec::with_capacity(limit);
+    let mut out = Vec::with_capacity(limit.min(100_000));
     for (n, line) in BufReader::new(stdout).lines().enumerate() {
         if out.len() == limit {
             break;
         }
         let line = line.expect("read decompressed book");
-        let fen = line.split('[').next().unwrap_or("").trim();
+        let (fen, result) = line.split_once('[').unwrap_or((&line, ""));
+        let fen = fen.trim();
+        let result: f64 = result
+            .trim_end_matches(']')
+            .trim()
+            .parse()
+            .unwrap_or_else(|e| panic!("{}:{}: bad result: {e}", path.display(), n + 1));
         let parsed: Fen = fen
             .parse()
             .unwrap_or_else(|e| panic!("{}:{}: bad FEN {fen:?}: {e}", path.display(), n + 1));
         let pos: Chess = parsed
             .into_position(CastlingMode::Standard)
             .unwrap_or_else(|e| panic!("{}:{}: illegal position: {e}", path.display(), n + 1));
-        out.push(pos);
+        out.push((pos, result));
     }
     let _ = child.kill();
     let _ = child.wait();

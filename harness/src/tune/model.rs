@@ -1,0 +1,250 @@
+//! The Texel loss: mean squared error between each position's result and
+//! `sigmoid(K · eval / 400)`, with its analytic gradient, computed in parallel over a
+//! [`TraceSet`].
+//!
+//! `eval = Σ coef · (w_mg · phase + w_eg · (24 − phase)) / 24` for tapered features; a flat
+//! feature has one weight, counted the same in every phase. This is [`EvalTrace::value`]'s
+//! formula, with real-valued weights.
+//!
+//! [`EvalTrace::value`]: engine::eval::EvalTrace::value
+
+use std::sync::Arc;
+
+use engine::eval::PHASE_MAX;
+use engine::params::{self, EVAL_PARAMS, ParamId, Params, TOTAL_FEATURES, specs};
+use rayon::prelude::*;
+
+use super::traces::{PositionTrace, TraceSet};
+
+/// Centipawns per unit of the sigmoid's argument (before K).
+pub const CP_SCALE: f64 = 400.0;
+
+/// Positions handled by one rayon task.
+const CHUNK: usize = 4096;
+
+/// The logistic function.
+#[inline]
+pub fn sigmoid(x: f64) -> f64 {
+    1.0 / (1.0 + (-x).exp())
+}
+
+/// Real-valued weights per feature as `[mg, eg]`; a flat feature holds its one weight twice.
+#[derive(Clone, Debug)]
+pub struct FeatureWeights(Vec<[f64; 2]>);
+
+impl FeatureWeights {
+    /// From evaluation parameter values indexed by [`ParamId`].
+    pub fn from_values(values: &[f64]) -> Self {
+        FeatureWeights(
+            (0..TOTAL_FEATURES)
+                .map(|f| {
+                    let (mg, eg) = params::feature_params(f);
+                    [values[mg], values[eg]]
+                })
+                .collect(),
+        )
+    }
+
+    /// From a parameter set.
+    pub fn from_params(p: &Params) -> Self {
+        let values: Vec<f64> = p.values()[..EVAL_PARAMS]
+            .iter()
+            .map(|&v| f64::from(v))
+            .collect();
+        Self::from_values(&values)
+    }
+
+    /// The evaluation (White's view, centipawns) of one traced position.
+    #[inline]
+    pub fn evaluate(&self, p: &PositionTrace<'_>) -> f64 {
+        let (mut mg, mut eg) = (0.0, 0.0);
+        for t in p.terms {
+            let [wm, we] = self.0[usize::from(t.feature)];
+            let c = f64::from(t.coef);
+            mg += c * wm;
+            eg += c * we;
+        }
+        let phase = f64::from(p.phase) / f64::from(PHASE_MAX);
+        mg * phase + eg * (1.0 - phase)
+    }
+}
+
+/// Every position's evaluation, in order.
+pub fn evaluations(set: &TraceSet, weights: &FeatureWeights) -> Vec<f64> {
+    (0..set.len())
+        .into_par_iter()
+        .with_min_len(CHUNK)
+        .map(|i| weights.evaluate(&set.position(i)))
+        .collect()
+}
+
+/// Mean squared error of `set` under `weights` and scaling `k`.
+pub fn mse(set: &TraceSet, weights: &FeatureWeights, k: f64) -> f64 {
+    if set.is_empty() {
+        return f64::NAN;
+    }
+    let sum: f64 = chunks(set.len())
+        .map(|range| {
+            range
+                .map(|i| {
+                    let p = set.position(i);
+                    let err = sigmoid(k * weights.evaluate(&p) / CP_SCALE) - f64::from(p.result);
+                    err * err
+                })
+                .sum::<f64>()
+        })
+        .sum();
+    sum / set.len() as f64
+}
+
+/// Mean squared error, and its gradient by evaluation parameter written into `gradient`
+/// (indexed by [`ParamId`], length at least [`EVAL_PARAMS`]; overwritten).
+pub fn mse_and_gradient(
+    set: &TraceSet,
+    weights: &FeatureWeights,
+    k: f64,
+    gradient: &mut [f64],
+) -> f64 {
+    gradient.iter_mut().for_each(|g| *g = 0.0);
+    if set.is_empty() {
+        return f64::NAN;
+    }
+    let slope = k / CP_SCALE;
+    let (sum, by_feature) = chunks(set.len())
+        .fold(
+            || (0.0, vec![[0.0f64; 2]; TOTAL_FEATURES]),
+            |(mut sum, mut acc), range| {
+                for i in range {
+                    let p = set.position(i);
+                    let s = sigmoid(slope * weights.evaluate(&p));
+                    let err = s - f64::from(p.result);
+                    sum += err * err;
+                    // d(err²)/d(eval), split by the phase blend of the weights.
+                    let d = 2.0 * err * s * (1.0 - s) * slope;
+                    let phase = f64::from(p.phase) / f64::from(PHASE_MAX);
+                    let (dm, de) = (d * phase, d * (1.0 - phase));
+                    for t in p.terms {
+                        let c = f64::from(t.coef);
+                        let g = &mut acc[usize::from(t.feature)];
+                        g[0] += dm * c;
+                        g[1] += de * c;
+                    }
+                }
+                (sum, acc)
+            },
+        )
+        .reduce(
+            || (0.0, vec![[0.0f64; 2]; TOTAL_FEATURES]),
+            |(sa, mut a), (sb, b)| {
+                for (x, y) in a.iter_mut().zip(&b) {
+                    x[0] += y[0];
+                    x[1] += y[1];
+                }
+                (sa + sb, a)
+            },
+        );
+    let n = set.len() as f64;
+    for (f, [gm, ge]) in by_feature.into_iter().enumerate() {
+        let (mg, eg) = params::feature_params(f);
+        gradient[mg] += gm / n;
+        gradient[eg] += ge / n;
+    }
+    sum / n
+}
+
+fn chunks(n: usize) -> impl ParallelIterator<Item = std::ops::Range<usize>> {
+    (0..n.div_ceil(CHUNK))
+        .into_par_iter()
+        .map(move |c| c * CHUNK..((c + 1) * CHUNK).min(n))
+}
+
+/// The loss as a function of the tuned parameters only; the others stay at their base values.
+#[derive(Clone, Debug)]
+pub struct Objective {
+    set: Arc<TraceSet>,
+    k: f64,
+    base: Vec<f64>,
+    tuned: Vec<ParamId>,
+    /// Weight of the L2 penalty on the tuned parameters' distance from their start.
+    l2: f64,
+}
+
+impl Objective {
+    /// `tuned` must hold evaluation parameter ids.
+    pub fn new(set: Arc<TraceSet>, k: f64, base: &Params, tuned: Vec<ParamId>) -> Self {
+        debug_assert!(tuned.iter().all(|&id| id < EVAL_PARAMS));
+        Objective {
+            set,
+            k,
+            base: base.values()[..EVAL_PARAMS]
+                .iter()
+                .map(|&v| f64::from(v))
+                .collect(),
+            tuned,
+            l2: 0.0,
+        }
+    }
+
+    /// Adds `l2 · Σ (x − start)²` to the loss (ridge regularisation towards the start).
+    pub fn with_l2(mut self, l2: f64) -> Self {
+        self.l2 = l2;
+        self
+    }
+
+    pub fn k(&self) -> f64 {
+        self.k
+    }
+
+    pub fn tuned(&self) -> &[ParamId] {
+        &self.tuned
+    }
+
+    pub fn set(&self) -> &TraceSet {
+        &self.set
+    }
+
+    /// The tuned parameters' base values: the starting point.
+    pub fn start(&self) -> Vec<f64> {
+        self.tuned.iter().map(|&id| self.base[id]).collect()
+    }
+
+    /// The weights with the tuned parameters at `x`.
+    pub fn weights(&self, x: &[f64]) -> FeatureWeights {
+        let mut values = self.base.clone();
+        for (&id, &v) in self.tuned.iter().zip(x) {
+            values[id] = v;
+        }
+        FeatureWeights::from_values(&values)
+    }
+
+    pub fn mse(&self, x: &[f64]) -> f64 {
+        mse(&self.set, &self.weights(x), self.k)
+    }
+
+    /// The loss (mean squared error plus the L2 penalty, if any) and its gradient with
+    /// respect to the tuned parameters.
+    pub fn loss_and_gradient(&self, x: &[f64]) -> (f64, Vec<f64>) {
+        let mut full = vec![0.0; EVAL_PARAMS];
+        let mut loss = mse_and_gradient(&self.set, &self.weights(x), self.k, &mut full);
+        let mut gradient: Vec<f64> = self.tuned.iter().map(|&id| full[id]).collect();
+        if self.l2 > 0.0 {
+            for ((g, &v), &id) in gradient.iter_mut().zip(x).zip(&self.tuned) {
+                let d = v - self.base[id];
+                loss += self.l2 * d * d;
+                *g += 2.0 * self.l2 * d;
+            }
+        }
+        (loss, gradient)
+    }
+
+    /// `base` with the tuned parameters set to `x`, rounded and clamped into their ranges.
+    pub fn to_params(&self, base: &Params, x: &[f64]) -> Params {
+        let mut p = base.clone();
+        for (&id, &v) in self.tuned.iter().zip(x) {
+            let spec = &specs()[id];
+            let v = if v.is_finite() { v.round() } else { 0.0 };
+            p.set_unchecked(id, v.clamp(f64::from(spec.min), f64::from(spec.max)) as i32);
+        }
+        p
+    }
+}

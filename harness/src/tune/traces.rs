@@ -1,0 +1,233 @@
+//! Every position's evaluation trace, extracted once at load and stored compactly, so that a
+//! tuning pass is a sparse dot product per position and never calls the evaluation.
+//!
+//! Storage: one flat vector of `(feature: u16, coef: i16)` terms for all positions, plus per
+//! position the offset of its first term, its phase and its result.
+
+use std::path::PathBuf;
+
+use anyhow::bail;
+use engine::eval::{self, EvalTrace, TraceTerm};
+use engine::params::{Params, TOTAL_FEATURES};
+use engine::search::Searcher;
+use rand::SeedableRng;
+use rand::seq::SliceRandom;
+use rand_chacha::ChaCha8Rng;
+use rayon::prelude::*;
+use shakmaty::Position;
+
+use super::dataset::{self, Format, ReadOptions, Sample};
+
+/// The traces of many positions.
+#[derive(Clone, Debug, Default)]
+pub struct TraceSet {
+    terms: Vec<TraceTerm>,
+    /// `offsets[i]..offsets[i + 1]` are position `i`'s terms.
+    offsets: Vec<u32>,
+    phases: Vec<u8>,
+    results: Vec<f32>,
+}
+
+/// One position of a [`TraceSet`].
+#[derive(Clone, Copy, Debug)]
+pub struct PositionTrace<'a> {
+    pub phase: u8,
+    pub result: f32,
+    pub terms: &'a [TraceTerm],
+}
+
+impl TraceSet {
+    pub fn new() -> Self {
+        TraceSet {
+            offsets: vec![0],
+            ..Default::default()
+        }
+    }
+
+    /// Number of positions.
+    pub fn len(&self) -> usize {
+        self.phases.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.phases.is_empty()
+    }
+
+    /// Total number of stored terms.
+    pub fn term_count(&self) -> usize {
+        self.terms.len()
+    }
+
+    /// Memory held by the stored data, in bytes.
+    pub fn bytes(&self) -> usize {
+        self.terms.len() * size_of::<TraceTerm>()
+            + self.offsets.len() * size_of::<u32>()
+            + self.phases.len()
+            + self.results.len() * size_of::<f32>()
+    }
+
+    /// Position `i`.
+    #[inline]
+    pub fn position(&self, i: usize) -> PositionTrace<'_> {
+        let (start, end) = (self.offsets[i] as usize, self.offsets[i + 1] as usize);
+        PositionTrace {
+            phase: self.phases[i],
+            result: self.results[i],
+            terms: &self.terms[start..end],
+        }
+    }
+
+    /// The results of all positions, in order.
+    pub fn results(&self) -> &[f32] {
+        &self.results
+    }
+
+    /// Appends a position.
+    pub fn push(&mut self, phase: i32, result: f32, terms: &[TraceTerm]) -> anyhow::Result<()> {
+        if self.offsets.is_empty() {
+            self.offsets.push(0);
+        }
+        if let Some(bad) = terms
+            .iter()
+            .find(|t| usize::from(t.feature) >= TOTAL_FEATURES)
+        {
+            bail!("trace names feature {} of {TOTAL_FEATURES}", bad.feature);
+        }
+        let end = u32::try_from(self.terms.len() + terms.len())
+            .map_err(|_| anyhow::anyhow!("too many trace terms for one data set (over 4 G)"))?;
+        self.terms.extend_from_slice(terms);
+        self.offsets.push(end);
+        self.phases.push(phase.clamp(0, eval::PHASE_MAX) as u8);
+        self.results.push(result);
+        Ok(())
+    }
+
+    /// Appends every position of `other`.
+    pub fn append(&mut self, other: &TraceSet) -> anyhow::Result<()> {
+        for i in 0..other.len() {
+            let p = other.position(i);
+            self.push(i32::from(p.phase), p.result, p.terms)?;
+        }
+        Ok(())
+    }
+
+    /// The positions at `indices`, in that order.
+    pub fn subset(&self, indices: &[usize]) -> anyhow::Result<TraceSet> {
+        let mut out = TraceSet::new();
+        for &i in indices {
+            let p = self.position(i);
+            out.push(i32::from(p.phase), p.result, p.terms)?;
+        }
+        Ok(out)
+    }
+
+    /// A seeded random split into `(train, validation)` with about `validation_fraction` of
+    /// the positions in the second.
+    pub fn split(
+        &self,
+        validation_fraction: f64,
+        seed: u64,
+    ) -> anyhow::Result<(TraceSet, TraceSet)> {
+        let mut indices: Vec<usize> = (0..self.len()).collect();
+        indices.shuffle(&mut ChaCha8Rng::seed_from_u64(seed));
+        let validation = ((self.len() as f64) * validation_fraction.clamp(0.0, 1.0)).round();
+        let (validation, train) = indices.split_at(validation as usize);
+        Ok((self.subset(train)?, self.subset(validation)?))
+    }
+
+    /// `count` positions made by repeating these in order (for benchmarks).
+    pub fn repeated_to(&self, count: usize) -> anyhow::Result<TraceSet> {
+        if self.is_empty() {
+            bail!("no positions to repeat");
+        }
+        let indices: Vec<usize> = (0..count).map(|i| i % self.len()).collect();
+        self.subset(&indices)
+    }
+}
+
+/// How to turn data-set files into traces.
+#[derive(Clone, Debug)]
+pub struct LoadOptions {
+    pub format: Format,
+    pub skip_bad: bool,
+    /// Replace each position by the leaf of its quiescence search with these parameters, and
+    /// drop positions in check.
+    pub resolve: Option<Params>,
+}
+
+/// What loading found.
+#[derive(Clone, Debug, Default)]
+pub struct LoadReport {
+    pub positions: usize,
+    pub skipped_bad: usize,
+    pub first_skipped: Option<String>,
+    pub dropped_in_check: usize,
+}
+
+/// Reads every file and extracts the traces, in parallel.
+pub fn load(paths: &[PathBuf], options: &LoadOptions) -> anyhow::Result<(TraceSet, LoadReport)> {
+    let mut set = TraceSet::new();
+    let mut report = LoadReport::default();
+    let read_options = ReadOptions {
+        format: options.format,
+        skip_bad: options.skip_bad,
+    };
+    for path in paths {
+        let file_report = dataset::read_chunks(path, read_options, |samples| {
+            report.dropped_in_check +=
+                append_samples(&mut set, &samples, options.resolve.as_ref())?;
+            Ok(())
+        })?;
+        report.skipped_bad += file_report.skipped;
+        if report.first_skipped.is_none() {
+            report.first_skipped = file_report.first_skipped;
+        }
+    }
+    report.positions = set.len();
+    Ok((set, report))
+}
+
+/// Traces `samples` in parallel and appends them; returns how many were dropped (in check,
+/// with `resolve`).
+pub fn append_samples(
+    set: &mut TraceSet,
+    samples: &[Sample],
+    resolve: Option<&Params>,
+) -> anyhow::Result<usize> {
+    let traced: Vec<Option<EvalTrace>> = match resolve {
+        None => samples
+            .par_iter()
+            .map(|s| {
+                let mut t = EvalTrace::default();
+                eval::trace(&s.position, &mut t);
+                Some(t)
+            })
+            .collect(),
+        Some(params) => samples
+            .par_iter()
+            .map_init(
+                || Searcher::new(params.clone(), 1),
+                |searcher, s| {
+                    if s.position.is_check() {
+                        return None;
+                    }
+                    let (_, leaf) = searcher.quiet_leaf(&s.position);
+                    if leaf.is_check() {
+                        return None;
+                    }
+                    let mut t = EvalTrace::default();
+                    eval::trace(&leaf, &mut t);
+                    Some(t)
+                },
+            )
+            .collect(),
+    };
+    let mut dropped = 0;
+    for (sample, trace) in samples.iter().zip(traced) {
+        match trace {
+            Some(t) => set.push(t.phase, sample.result, &t.terms)?,
+            None => dropped += 1,
+        }
+    }
+    Ok(dropped)
+}

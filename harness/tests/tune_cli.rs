@@ -1,0 +1,242 @@
+//! `harness tune` end to end: the `--json` form our checks run, the parameter file it writes,
+//! and usage errors.
+
+use std::path::Path;
+use std::process::Command;
+
+use engine::params::{EVAL_PARAMS, ParamKind, Params, specs};
+use rand::seq::IndexedRandom;
+use rand::{RngExt, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use shakmaty::fen::Fen;
+use shakmaty::{Chess, EnPassantMode, Position, Role};
+
+fn harness() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_harness"))
+}
+
+/// A small book whose results follow material, so tuning has something to find.
+fn write_book(path: &Path, positions: usize) {
+    let mut rng = ChaCha8Rng::seed_from_u64(5);
+    let mut lines = Vec::new();
+    while lines.len() < positions {
+        let mut pos = Chess::default();
+        for ply in 0..80 {
+            let moves = pos.legal_moves();
+            let Some(m) = moves.choose(&mut rng) else {
+                break;
+            };
+            pos.play_unchecked(*m);
+            if ply > 10 && ply % 5 == 0 {
+                let value = |color| {
+                    let side = pos.board().by_color(color);
+                    [
+                        (Role::Pawn, 1),
+                        (Role::Knight, 3),
+                        (Role::Bishop, 3),
+                        (Role::Rook, 5),
+                        (Role::Queen, 9),
+                    ]
+                    .iter()
+                    .map(|&(r, v)| (pos.board().by_role(r) & side).count() as i32 * v)
+                    .sum::<i32>()
+                };
+                let balance = value(shakmaty::Color::White) - value(shakmaty::Color::Black);
+                let noise = rng.random_range(-3..=3);
+                let result = match balance + noise {
+                    b if b > 1 => "1.0",
+                    b if b < -1 => "0.0",
+                    _ => "0.5",
+                };
+                let fen = Fen::from_position(&pos, EnPassantMode::Legal);
+                lines.push(format!("{fen} [{result}]"));
+            }
+        }
+    }
+    lines.truncate(positions);
+    std::fs::write(path, lines.join("\n")).unwrap();
+}
+
+#[test]
+fn json_form_prints_one_object_and_writes_a_full_parameter_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("small.book");
+    write_book(&data, 3000);
+    let out = dir.path().join("tuned.toml");
+    let output = harness()
+        .args(["tune", "--data"])
+        .arg(&data)
+        .args(["--init", "material", "--iterations", "40", "--out"])
+        .arg(&out)
+        .arg("--json")
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{stderr}");
+    let stdout = String::from_utf8(output.stdout).unwrap();
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(lines.len(), 1, "stdout must be one JSON object: {stdout}");
+    let json: serde_json::Value = serde_json::from_str(lines[0]).unwrap();
+    for key in [
+        "k",
+        "initial_mse",
+        "train_mse",
+        "validation_mse",
+        "positions",
+        "parameters",
+        "seconds",
+    ] {
+        assert!(json.get(key).is_some(), "missing {key}: {json}");
+    }
+    assert_eq!(json["positions"], 3000);
+    let eval_params = specs()[..EVAL_PARAMS]
+        .iter()
+        .filter(|s| s.kind == ParamKind::Eval)
+        .count();
+    assert_eq!(json["parameters"], eval_params);
+    let initial = json["initial_mse"].as_f64().unwrap();
+    let train = json["train_mse"].as_f64().unwrap();
+    assert!(train < initial, "{json}");
+    assert!(json["k"].as_f64().unwrap() > 0.0);
+    // Progress went to stderr.
+    assert!(stderr.contains("K ="), "{stderr}");
+
+    let tuned = Params::load(&out).unwrap();
+    assert_eq!(tuned.clamped(), tuned, "values must be in range");
+    assert_ne!(tuned, Params::material_only());
+    // Search parameters are kept as they were.
+    for (id, spec) in specs().iter().enumerate() {
+        if spec.kind == ParamKind::Search {
+            assert_eq!(
+                tuned.get(id),
+                Params::material_only().get(id),
+                "{}",
+                spec.name
+            );
+        }
+    }
+}
+
+#[test]
+fn tune_patterns_limit_what_changes_and_checkpoints_are_written() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("small.book");
+    write_book(&data, 1500);
+    let out = dir.path().join("mat.toml");
+    let output = harness()
+        .args(["tune", "--data"])
+        .arg(&data)
+        .args([
+            "--init",
+            "material",
+            "--tune",
+            "material_.*_mg",
+            "--optimizer",
+            "adam",
+            "--iterations",
+            "20",
+            "--checkpoint-every",
+            "10",
+            "--out",
+        ])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(stdout.contains("largest changes"), "{stdout}");
+    let tuned = Params::load(&out).unwrap();
+    for (before, after) in Params::material_only()
+        .diff(&tuned)
+        .into_iter()
+        .map(|(id, a, b)| ((id, a), b))
+    {
+        assert!(
+            specs()[before.0].name.starts_with("material_")
+                && specs()[before.0].name.ends_with("_mg"),
+            "{} changed to {after}",
+            specs()[before.0].name
+        );
+    }
+    assert!(dir.path().join("mat.checkpoint.toml").exists());
+}
+
+#[test]
+fn usage_errors_exit_with_code_2() {
+    let dir = tempfile::tempdir().unwrap();
+    let bad = dir.path().join("bad.book");
+    std::fs::write(
+        &bad,
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 [1.0]\nnonsense [0.5]\n",
+    )
+    .unwrap();
+    let out = dir.path().join("x.toml");
+    let run = |extra: &[&str], data: &Path| {
+        harness()
+            .args(["tune", "--data"])
+            .arg(data)
+            .args(extra)
+            .arg("--out")
+            .arg(&out)
+            .output()
+            .unwrap()
+    };
+    let output = run(&[], &bad);
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("bad.book:2:"), "{stderr}");
+
+    let good = dir.path().join("good.book");
+    write_book(&good, 200);
+    let output = run(&["--tune", "nosuch.*"], &good);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("nosuch"));
+
+    let output = run(&["--skip-bad", "--iterations", "1"], &bad);
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert!(String::from_utf8_lossy(&output.stdout).contains("skipped 1 malformed"));
+}
+
+#[test]
+fn resolve_drops_positions_in_check() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("r.book");
+    std::fs::write(
+        &data,
+        "rnbqkbnr/pppp1ppp/8/4p3/6P1/5P2/PPPPP2P/RNBQKBNR b KQkq - 0 2 [0.0]\n\
+         rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3 [0.0]\n\
+         rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 [0.5]\n",
+    )
+    .unwrap();
+    let output = harness()
+        .args([
+            "tune",
+            "--resolve",
+            "--iterations",
+            "2",
+            "--validation",
+            "0",
+            "--data",
+        ])
+        .arg(&data)
+        .arg("--out")
+        .arg(dir.path().join("r.toml"))
+        .arg("--json")
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{stderr}");
+    assert!(stderr.contains("dropped 1 positions in check"), "{stderr}");
+    let json: serde_json::Value =
+        serde_json::from_str(String::from_utf8_lossy(&output.stdout).trim()).unwrap();
+    assert_eq!(json["positions"], 2);
+    assert!(json["validation_mse"].is_null());
+}
