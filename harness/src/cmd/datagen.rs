@@ -14,15 +14,12 @@ use crate::datagen::writer::OutputFormat;
 use crate::datagen::{self, DatagenOptions, DatagenReport, SelfPlayConfig};
 use crate::usage_bail;
 
-/// Where a shipped opening book is looked for when `--book` is not given.
-const SHIPPED_BOOK_DIR: &str = "openings";
-
 #[derive(Debug, clap::Args)]
 #[command(
-    after_help = "Each game starts from a book opening (--book, else the first book in ./openings/, \
-else the start position) plus --random-plies random moves. Kept: positions the engine searched, \
-not in check, before any mate score, each replaced by the leaf of its quiescence PV; duplicates \
-(board, side, castling, en passant) removed. Labels are the game result from White's view. \
+    after_help = "Each game starts from a book opening (--book, else the shipped book \
+openings/balanced-8ply.epd if found, else the start position) plus --random-plies random \
+moves. Kept: positions the engine searched, not in check, before any mate score, each replaced \
+by the leaf of its quiescence PV; duplicates (board, side, castling, en passant) removed. Labels are the game result from White's view. \
 Lines are written whole as each game ends, so a stopped run leaves a usable file. \
 Same --seed and settings give the same file, whatever the --concurrency."
 )]
@@ -98,7 +95,7 @@ pub fn run(args: DatagenArgs) -> anyhow::Result<ExitCode> {
     let book_path = match (&args.book, args.no_book) {
         (Some(path), _) => Some(path.clone()),
         (None, true) => None,
-        (None, false) => shipped_book(Path::new(SHIPPED_BOOK_DIR)),
+        (None, false) => crate::cmd::run_match::default_book_path(),
     };
     let book = match &book_path {
         Some(path) => {
@@ -170,17 +167,6 @@ pub fn run(args: DatagenArgs) -> anyhow::Result<ExitCode> {
         return Ok(ExitCode::from(130));
     }
     Ok(ExitCode::SUCCESS)
-}
-
-/// The first book (sorted by name) in `dir`, if `dir` exists and has one.
-fn shipped_book(dir: &Path) -> Option<PathBuf> {
-    let mut books: Vec<PathBuf> = std::fs::read_dir(dir)
-        .ok()?
-        .filter_map(|entry| entry.ok().map(|e| e.path()))
-        .filter(|path| crate::book::BookFormat::from_path(path).is_some())
-        .collect();
-    books.sort();
-    books.into_iter().next()
 }
 
 fn print_report(report: &DatagenReport, out: &Path) {
