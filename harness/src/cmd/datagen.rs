@@ -45,7 +45,8 @@ pub struct DatagenArgs {
     /// PGN books: play at most this many plies of each book game.
     #[arg(long, value_name = "N")]
     pub book_plies: Option<usize>,
-    /// Random legal moves played after the book line.
+    /// Random legal moves played after the book line: N in even-numbered games, N+1 in odd
+    /// ones, so that each colour is as often the first to answer the other's random move.
     #[arg(long, default_value_t = 4)]
     pub random_plies: usize,
     /// Seed of the opening order and the random plies (default: from the clock, printed).
