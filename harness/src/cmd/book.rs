@@ -31,7 +31,7 @@ pub struct BookArgs {
     #[arg(long, default_value = "openings/balanced-8ply.epd")]
     pub out: PathBuf,
     /// Number of positions to keep.
-    #[arg(long, default_value_t = 2000)]
+    #[arg(long, default_value_t = 1000)]
     pub count: usize,
     /// Plies played from the initial position.
     #[arg(long, default_value_t = 8)]
@@ -40,13 +40,13 @@ pub struct BookArgs {
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
     /// Nodes per candidate move when choosing each ply.
-    #[arg(long, default_value_t = 300)]
+    #[arg(long, default_value_t = 100)]
     pub move_nodes: u64,
     /// Moves scoring within this many centipawns of the best are candidates.
     #[arg(long, default_value_t = 60)]
     pub spread: i32,
     /// Nodes of the final check of each position.
-    #[arg(long, default_value_t = 5000)]
+    #[arg(long, default_value_t = 2000)]
     pub nodes: u64,
     /// Keep positions whose score is within this many centipawns of zero.
     #[arg(long, default_value_t = 50)]

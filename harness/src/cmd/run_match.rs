@@ -830,7 +830,13 @@ pub fn run_config(
         played_here += 1;
         search_time += g.record.search_time();
         let pair_done = tally.add(g.row.game, g.first_engine_points_x2, &g.row.termination);
-        if display.reports && config.report_every > 0 && tally.games % config.report_every == 0 {
+        // The final report follows at the end; do not print it twice.
+        let last = tally.games >= config.games;
+        if display.reports
+            && config.report_every > 0
+            && tally.games % config.report_every == 0
+            && !last
+        {
             progress.suspend(|| println!("{}", report_text(config, &tally, sprt.as_ref())));
         }
         if stop_after.is_some_and(|n| played_here >= n) {
