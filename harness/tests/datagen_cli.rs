@@ -7,7 +7,6 @@ use std::time::{Duration, Instant};
 
 fn harness() -> Command {
     let mut command = Command::new(env!("CARGO_BIN_EXE_harness"));
-    // Run where no `openings/` folder is, so games start from the start position.
     command.current_dir(std::env::temp_dir());
     command.arg("datagen");
     command
