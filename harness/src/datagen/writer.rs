@@ -1,0 +1,91 @@
+//! Writing labelled positions: `FEN [1.0]` (the "book" format of the public tuning sets) or
+//! `FEN; score; result`. Results and scores are from White's view.
+//!
+//! Each game's lines go out in one write and are flushed at once, so a run killed at any
+//! moment leaves a file of whole lines.
+
+use std::fmt::Write as _;
+use std::fs::File;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use anyhow::Context as _;
+use shakmaty::EnPassantMode;
+use shakmaty::fen::Fen;
+
+use super::filter::Candidate;
+use crate::game::GameResult;
+
+/// The line format.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum OutputFormat {
+    /// `<FEN> [1.0]` / `[0.5]` / `[0.0]`.
+    #[default]
+    Book,
+    /// `<FEN>; <score>; <result>`, score in centipawns, result 1.0 / 0.5 / 0.0.
+    Score,
+}
+
+/// The game result as the label of its positions, White's view.
+pub fn result_label(result: GameResult) -> &'static str {
+    match result {
+        GameResult::WhiteWins => "1.0",
+        GameResult::Draw => "0.5",
+        GameResult::BlackWins => "0.0",
+    }
+}
+
+/// One output line, without the newline.
+pub fn format_line(candidate: &Candidate, result: GameResult, format: OutputFormat) -> String {
+    let fen = Fen::from_position(&candidate.position, EnPassantMode::Legal);
+    let label = result_label(result);
+    match format {
+        OutputFormat::Book => format!("{fen} [{label}]"),
+        OutputFormat::Score => format!("{fen}; {}; {label}", candidate.score_white),
+    }
+}
+
+/// An output file that receives whole games.
+pub struct PositionWriter {
+    file: File,
+    path: PathBuf,
+    format: OutputFormat,
+    buffer: String,
+}
+
+impl PositionWriter {
+    /// Creates (or truncates) `path`.
+    pub fn create(path: &Path, format: OutputFormat) -> anyhow::Result<Self> {
+        let file = File::create(path)
+            .map_err(|e| crate::UsageError(format!("cannot create {}: {e}", path.display())))?;
+        Ok(PositionWriter {
+            file,
+            path: path.to_path_buf(),
+            format,
+            buffer: String::new(),
+        })
+    }
+
+    /// Writes `positions`, all labelled `result`, as whole lines in one write, and flushes.
+    pub fn write_game(
+        &mut self,
+        positions: &[Candidate],
+        result: GameResult,
+    ) -> anyhow::Result<()> {
+        if positions.is_empty() {
+            return Ok(());
+        }
+        self.buffer.clear();
+        for candidate in positions {
+            let _ = writeln!(
+                self.buffer,
+                "{}",
+                format_line(candidate, result, self.format)
+            );
+        }
+        self.file
+            .write_all(self.buffer.as_bytes())
+            .and_then(|()| self.file.flush())
+            .with_context(|| format!("writing {}", self.path.display()))
+    }
+}

@@ -1,0 +1,177 @@
+//! `harness datagen` as a library: a small run's file is valid training data, and every label
+//! is the result of the game the position came from (checked against the games replayed
+//! independently with the same seed).
+
+use std::collections::{HashMap, HashSet};
+use std::path::Path;
+use std::sync::atomic::AtomicBool;
+
+use engine::params::Params;
+use engine::search::position_key;
+use harness::book::{Book, BookOrder, BookSpec};
+use harness::datagen::writer::OutputFormat;
+use harness::datagen::{DatagenOptions, Flow, SelfPlayConfig, default_rules, generate, selfplay};
+use harness::game::GameResult;
+use shakmaty::fen::Fen;
+use shakmaty::{CastlingMode, Chess, Position};
+
+fn config(seed: u64, concurrency: usize) -> SelfPlayConfig {
+    SelfPlayConfig {
+        params: Params::default(),
+        nodes: 300,
+        hash_mb: 1,
+        random_plies: 4,
+        seed,
+        concurrency,
+        rules: default_rules(),
+    }
+}
+
+/// Parses `FEN [label]` into the position and the label.
+fn parse_book_line(line: &str) -> (Chess, f32) {
+    let (fen, rest) = line
+        .rsplit_once(" [")
+        .unwrap_or_else(|| panic!("no ' [' in {line:?}"));
+    let label = rest
+        .strip_suffix(']')
+        .unwrap_or_else(|| panic!("no ']' at the end of {line:?}"));
+    let label: f32 = match label {
+        "1.0" => 1.0,
+        "0.5" => 0.5,
+        "0.0" => 0.0,
+        other => panic!("label {other:?} in {line:?}"),
+    };
+    let fen: Fen = fen.parse().unwrap_or_else(|e| panic!("{line:?}: {e}"));
+    let position = fen
+        .into_position(CastlingMode::Standard)
+        .unwrap_or_else(|e| panic!("{line:?}: {e}"));
+    (position, label)
+}
+
+fn label_of(result: GameResult) -> f32 {
+    match result {
+        GameResult::WhiteWins => 1.0,
+        GameResult::Draw => 0.5,
+        GameResult::BlackWins => 0.0,
+    }
+}
+
+fn check_run(book: Option<&Book>, seed: u64) {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("data.book");
+    let wanted = 200;
+    let options = DatagenOptions {
+        out: out.clone(),
+        positions: wanted,
+        format: OutputFormat::Book,
+        selfplay: config(seed, 2),
+    };
+    let stop = AtomicBool::new(false);
+    let report = generate(&options, book, &stop, |_| {}).unwrap();
+    assert_eq!(report.positions, wanted);
+    assert!(report.games >= 2, "{report:?}");
+    assert!(report.filtered.book >= 4 * report.games, "{report:?}");
+
+    // Replay the games on one thread and note, for each kept position, the result of the
+    // first game that kept it.
+    let mut first_result: HashMap<u64, GameResult> = HashMap::new();
+    let mut games = 0;
+    selfplay::run(&config(seed, 1), book, &AtomicBool::new(false), |game| {
+        for c in &game.positions {
+            first_result.entry(c.key).or_insert(game.record.result);
+        }
+        games += 1;
+        Ok(if games >= report.games {
+            Flow::Stop
+        } else {
+            Flow::Continue
+        })
+    })
+    .unwrap();
+
+    let text = std::fs::read_to_string(&out).unwrap();
+    assert!(text.ends_with('\n'));
+    let mut keys = HashSet::new();
+    for line in text.lines() {
+        let (position, label) = parse_book_line(line);
+        assert!(!position.is_check(), "side to move in check: {line}");
+        assert!(!position.legal_moves().is_empty(), "no legal move: {line}");
+        let key = position_key(&position);
+        assert!(keys.insert(key), "duplicate: {line}");
+        let result = first_result
+            .get(&key)
+            .unwrap_or_else(|| panic!("not from the replayed games: {line}"));
+        assert_eq!(label, label_of(*result), "label of {line}");
+    }
+    assert_eq!(keys.len() as u64, wanted);
+}
+
+#[test]
+fn small_run_from_the_start_position_is_valid_data() {
+    check_run(None, 11);
+}
+
+#[test]
+fn small_run_from_a_book_is_valid_data() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/openings/8moves_v3.epd.xz");
+    if !path.exists() {
+        eprintln!("skipped: ../shared not found");
+        return;
+    }
+    let mut spec = BookSpec::for_file(&path).unwrap();
+    spec.order = BookOrder::Random;
+    let book = Book::load(&spec, 5).unwrap();
+    check_run(Some(&book), 5);
+}
+
+#[test]
+fn score_format_has_search_scores_from_whites_view() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("data.csv");
+    let options = DatagenOptions {
+        out: out.clone(),
+        positions: 100,
+        format: OutputFormat::Score,
+        selfplay: config(3, 1),
+    };
+    generate(&options, None, &AtomicBool::new(false), |_| {}).unwrap();
+    let text = std::fs::read_to_string(&out).unwrap();
+    let mut lines = 0;
+    let mut agreement = 0.0;
+    for line in text.lines() {
+        let fields: Vec<&str> = line.split("; ").collect();
+        assert_eq!(fields.len(), 3, "{line}");
+        let fen: Fen = fields[0].parse().unwrap();
+        let position: Chess = fen.into_position(CastlingMode::Standard).unwrap();
+        let score: i32 = fields[1].parse().unwrap();
+        assert!(
+            score.abs() < 20_000,
+            "mate scores are never written: {line}"
+        );
+        assert!(["1.0", "0.5", "0.0"].contains(&fields[2]), "{line}");
+        assert!(!position.is_check());
+        let label: f64 = fields[2].parse().unwrap();
+        agreement += f64::from(score.signum()) * (label - 0.5);
+        lines += 1;
+    }
+    assert_eq!(lines, 100);
+    // White's view: positive scores go with White's wins, negative ones with Black's.
+    assert!(agreement > 0.0, "scores disagree with results: {agreement}");
+}
+
+#[test]
+fn random_plies_alternate_parity_so_neither_colour_always_moves_first() {
+    for index in 0..6 {
+        let opening = selfplay::opening_for(index, None, 4, 9);
+        assert_eq!(opening.moves.len() as u64, 4 + index % 2, "game {index}");
+        assert!(!opening.position.legal_moves().is_empty());
+    }
+    assert!(selfplay::opening_for(1, None, 0, 9).moves.is_empty());
+    // The same game index and seed give the same opening; another seed another one.
+    let a = selfplay::opening_for(3, None, 4, 9).moves;
+    assert_eq!(a, selfplay::opening_for(3, None, 4, 9).moves);
+    let others: Vec<_> = (10..20)
+        .map(|seed| selfplay::opening_for(3, None, 4, seed).moves)
+        .collect();
+    assert!(others.iter().any(|m| *m != a));
+}
