@@ -10,7 +10,7 @@ use std::sync::atomic::AtomicBool;
 use std::path::PathBuf;
 
 use super::run_match::{Display, MatchArgs, MatchReport, build_config, group_value, run_config};
-use crate::output::GamesCsv;
+use crate::output::read_games_csv;
 use crate::usage_bail;
 
 #[derive(Debug, clap::Args)]
@@ -50,7 +50,7 @@ fn measure(match_args: &MatchArgs, tag: &str) -> anyhow::Result<Measured> {
         reports: false,
     };
     let report = run_config(&config, &dir, false, &stop, display, None);
-    let rows = GamesCsv::open(&dir, true).map(|(_, rows)| rows);
+    let rows = read_games_csv(&dir.join("games.csv")).map(|found| found.rows);
     let _ = std::fs::remove_dir_all(&dir);
     let mut rows = rows?;
     rows.sort_by_key(|r| r.game);

@@ -1,12 +1,13 @@
 //! `harness elo`: Elo, nElo, LOS and the SPRT from counts or a results folder, printed in
 //! fastchess's report format or as one JSON object.
 
-use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::Context;
 
+use crate::output::counts;
+use crate::output::read_games_csv;
 use crate::stats::{EloModel, Pentanomial, SprtConfig, Trinomial, summarize};
 use crate::usage_bail;
 
@@ -179,7 +180,8 @@ pub struct FolderResults {
 /// Reads `dir/games.csv`. The view is `engine`'s, else the first name in `dir/summary.json`'s
 /// `engines`, else White's of the first game of the first pair. A pair counts in the
 /// pentanomial only when both its games have a result; every finished game counts in the
-/// trinomial. Unfinished games (result `*`) are skipped.
+/// trinomial. Unfinished games (result `*`) and a last line cut off mid-write are left out
+/// with a note on stderr.
 pub fn read_results(dir: &Path, engine: Option<&str>) -> anyhow::Result<FolderResults> {
     let path = dir.join("games.csv");
     if !path.is_file() {
@@ -189,122 +191,37 @@ pub fn read_results(dir: &Path, engine: Option<&str>) -> anyhow::Result<FolderRe
             dir.display()
         );
     }
-    let mut reader =
-        csv::Reader::from_path(&path).with_context(|| format!("reading {}", path.display()))?;
-    let headers = reader
-        .headers()
-        .with_context(|| format!("reading the header of {}", path.display()))?
-        .clone();
-    let column = |name: &str| -> anyhow::Result<usize> {
-        match headers.iter().position(|h| h == name) {
-            Some(i) => Ok(i),
-            None => usage_bail!("{}: no '{name}' column in the header", path.display()),
-        }
-    };
-    let (game_col, pair_col, white_col, black_col, result_col) = (
-        column("game")?,
-        column("pair")?,
-        column("white")?,
-        column("black")?,
-        column("result")?,
-    );
-
-    struct Game {
-        game: u64,
-        pair: u64,
-        white: String,
-        black: String,
-        result: String,
+    let found = read_games_csv(&path)?;
+    if let Some(cut_off) = &found.cut_off {
+        eprintln!("note: {}", cut_off.note);
     }
-    let mut games = Vec::new();
-    for (index, record) in reader.records().enumerate() {
-        let line = index + 2;
-        let record = match record {
-            Ok(r) => r,
-            Err(err) => usage_bail!("{}:{line}: {err}", path.display()),
-        };
-        let field = |i: usize| record.get(i).unwrap_or("").trim().to_owned();
-        let number = |i: usize, name: &str| -> anyhow::Result<u64> {
-            match field(i).parse() {
-                Ok(n) => Ok(n),
-                Err(_) => usage_bail!(
-                    "{}:{line}: {name} '{}' is not a whole number",
-                    path.display(),
-                    field(i)
-                ),
-            }
-        };
-        games.push(Game {
-            game: number(game_col, "game")?,
-            pair: number(pair_col, "pair")?,
-            white: field(white_col),
-            black: field(black_col),
-            result: field(result_col),
-        });
-    }
-    if games.is_empty() {
+    let rows = found.rows;
+    if rows.is_empty() {
         usage_bail!("{}: no games", path.display());
     }
-    let first_game = games
-        .iter()
-        .min_by_key(|g| (g.pair, g.game))
-        .map(|g| g.white.clone())
-        .unwrap_or_default();
-    let engine = match engine {
-        Some(e) => e.to_owned(),
-        None => first_engine_in_summary(dir).unwrap_or(first_game),
-    };
-    let opponent = games
-        .iter()
-        .flat_map(|g| [&g.white, &g.black])
-        .find(|n| **n != engine)
-        .cloned()
-        .unwrap_or_default();
-    if !games.iter().any(|g| g.white == engine || g.black == engine) {
-        usage_bail!("{}: engine '{engine}' played no game", path.display());
+    if let Some(name) = engine
+        && !rows.iter().any(|r| r.white == name || r.black == name)
+    {
+        usage_bail!("{}: engine '{name}' played no game", path.display());
     }
-
-    let mut trinomial = Trinomial::default();
-    let mut pairs: BTreeMap<u64, Vec<u8>> = BTreeMap::new();
-    for g in &games {
-        let white_points_x2 = match g.result.as_str() {
-            "1-0" => 2,
-            "0-1" => 0,
-            "1/2-1/2" => 1,
-            "*" | "" => continue,
-            other => usage_bail!(
-                "{}: game {}: unknown result '{other}'",
-                path.display(),
-                g.game
-            ),
-        };
-        let points_x2 = if g.white == engine {
-            white_points_x2
-        } else if g.black == engine {
-            2 - white_points_x2
-        } else {
-            usage_bail!(
-                "{}: game {} is {} vs {}: '{engine}' did not play it",
-                path.display(),
-                g.game,
-                g.white,
-                g.black
-            );
-        };
-        trinomial.add_game(points_x2);
-        pairs.entry(g.pair).or_default().push(points_x2);
-    }
-    let mut pentanomial = Pentanomial::default();
-    for scores in pairs.values() {
-        if let [a, b] = scores[..] {
-            pentanomial.add_pair(a + b);
-        }
+    let declared = engine
+        .map(str::to_owned)
+        .or_else(|| first_engine_in_summary(dir));
+    let first = counts::first_engine(&rows, declared.as_deref()).unwrap_or_default();
+    let counts = counts::count_first_engine(&rows, &first, |_, _| {})
+        .with_context(|| path.display().to_string())?;
+    if counts.unfinished > 0 {
+        eprintln!(
+            "note: {}: {} unfinished games (result *) left out",
+            path.display(),
+            counts.unfinished
+        );
     }
     Ok(FolderResults {
-        engine,
-        opponent,
-        trinomial,
-        pentanomial,
+        engine: counts.first,
+        opponent: counts.second,
+        trinomial: counts.trinomial,
+        pentanomial: counts.pentanomial,
     })
 }
 

@@ -746,7 +746,7 @@ impl Tally {
         };
         // The faulting side lost; a flag against a bare king is a draw, and then the flagged
         // side is still to move in the final position.
-        let white_at_fault = match GameResult::from_name(&row.result) {
+        let white_at_fault = match row.outcome() {
             Some(GameResult::WhiteWins) => false,
             Some(GameResult::BlackWins) => true,
             _ => row.final_fen.split_whitespace().nth(1) == Some("w"),
@@ -948,19 +948,23 @@ pub fn run_config(
         0.0
     };
     if resume && dir.join("games.csv").exists() {
-        // A row cut short by SIGKILL is dropped by GamesCsv::open; read what is complete.
-        for row in crate::output::GamesCsv::open(dir, true)?.1 {
+        // A row cut short by SIGKILL is cut off by GamesCsv::open; its game is played again.
+        let found = crate::output::GamesCsv::open(dir, true)?.1;
+        if let Some(cut_off) = &found.cut_off {
+            eprintln!("note: {}; its game is played again", cut_off.note);
+        }
+        for row in found.rows {
             if !done.insert(row.game) {
                 continue;
             }
-            let result = crate::game::GameResult::from_name(&row.result).ok_or_else(|| {
-                usage(format!(
-                    "{}: game {}: bad result '{}'",
+            let Some(result) = row.outcome() else {
+                return Err(usage(format!(
+                    "{}: game {} has no result ({}); harness match writes only finished games",
                     dir.join("games.csv").display(),
                     row.game,
                     row.result
-                ))
-            })?;
+                )));
+            };
             tally.add(
                 row.game,
                 tournament::first_engine_points_x2(row.game, result),

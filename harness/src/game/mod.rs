@@ -146,6 +146,16 @@ impl GameResult {
         }
     }
 
+    /// White's points doubled (2 = win, 1 = draw, 0 = loss), so sums stay integers.
+    pub fn white_points_x2(self) -> u8 {
+        match self {
+            GameResult::WhiteWins => 2,
+            GameResult::Draw => 1,
+            GameResult::BlackWins => 0,
+        }
+    }
+
+    /// Parses `1-0`, `0-1` or `1/2-1/2`.
     pub fn from_name(text: &str) -> Option<GameResult> {
         match text {
             "1-0" => Some(GameResult::WhiteWins),
@@ -153,6 +163,12 @@ impl GameResult {
             "1/2-1/2" => Some(GameResult::Draw),
             _ => None,
         }
+    }
+}
+
+impl std::fmt::Display for GameResult {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
     }
 }
 

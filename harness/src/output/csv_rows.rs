@@ -1,11 +1,14 @@
-//! games.csv: one row per finished game, appended and flushed as each game ends.
+//! games.csv: one row per finished game, appended and flushed as each game ends, and the one
+//! reader of the file (resume, `harness report` and `harness elo --results` all use it).
 
 use std::fs::{File, OpenOptions};
-use std::io::{Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 
 use anyhow::Context;
 use serde::{Deserialize, Serialize};
+
+use crate::UsageError;
+use crate::game::GameResult;
 
 /// One row of games.csv (the column order is the contract with `harness report`/`elo`).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -19,7 +22,7 @@ pub struct GameRow {
     pub opening_fen: String,
     pub white: String,
     pub black: String,
-    /// `1-0`, `0-1` or `1/2-1/2`.
+    /// `1-0`, `0-1`, `1/2-1/2`, or `*` for a game that did not finish (see [`GameRow::outcome`]).
     pub result: String,
     pub termination: String,
     /// Plies of the whole game, book moves included (the PGN's PlyCount).
@@ -34,33 +37,218 @@ pub struct GameRow {
 /// The header line, in column order.
 pub const HEADER: &str = "game,pair,opening_index,opening_fen,white,black,result,termination,plies,final_fen,white_nodes,black_nodes,white_time_ms,black_time_ms";
 
+/// The result column of a game that did not finish.
+pub const UNFINISHED: &str = "*";
+
+impl GameRow {
+    /// The game's result; `None` for an unfinished game (`*`).
+    pub fn outcome(&self) -> Option<GameResult> {
+        GameResult::from_name(&self.result)
+    }
+
+    /// Whether white moves first from the opening position (FEN field 2; `w` if absent).
+    pub fn white_moves_first(&self) -> bool {
+        self.opening_fen.split_whitespace().nth(1) != Some("b")
+    }
+
+    /// Plies the engines played: from the opening FEN to the final FEN by their move counters
+    /// (`plies` also counts book moves), or `plies` when the FENs do not say.
+    pub fn engine_plies(&self) -> u32 {
+        match (fen_ply(&self.opening_fen), fen_ply(&self.final_fen)) {
+            (Some(start), Some(end)) if end >= start && end - start <= u64::from(self.plies) => {
+                (end - start) as u32
+            }
+            _ => self.plies,
+        }
+    }
+
+    /// Moves the engines made as (white, black), counted from the opening position.
+    pub fn engine_moves_by_colour(&self) -> (u32, u32) {
+        let plies = self.engine_plies();
+        let (first, second) = (plies.div_ceil(2), plies / 2);
+        if self.white_moves_first() {
+            (first, second)
+        } else {
+            (second, first)
+        }
+    }
+}
+
+/// The game ply a FEN stands at, from its side to move and full-move number.
+fn fen_ply(fen: &str) -> Option<u64> {
+    let fields: Vec<&str> = fen.split_whitespace().collect();
+    let black = match *fields.get(1)? {
+        "w" => 0,
+        "b" => 1,
+        _ => return None,
+    };
+    let fullmove: u64 = fields.get(5)?.parse().ok()?;
+    Some(2 * fullmove.saturating_sub(1) + black)
+}
+
+/// The rows of a games.csv, as [`read_games_csv`] found them.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct GamesCsvRows {
+    /// Every complete row in file order, unfinished games (result `*`) included.
+    pub rows: Vec<GameRow>,
+    /// A last line without its newline (a write cut short by a kill), left out of `rows`.
+    pub cut_off: Option<CutOffLine>,
+}
+
+impl GamesCsvRows {
+    /// Rows of games that did not finish (result `*`).
+    pub fn unfinished(&self) -> usize {
+        self.rows.iter().filter(|r| r.outcome().is_none()).count()
+    }
+}
+
+/// A last line of games.csv cut off mid-write.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CutOffLine {
+    /// Its line number (1 = the header).
+    pub line: u64,
+    /// Where it starts: the file cut back to this length ends with a complete row.
+    pub byte_offset: u64,
+    /// `games.csv:LINE: skipped a last line cut off mid-write (...)`, for the reader.
+    pub note: String,
+}
+
+/// Reads a games.csv: the header must name every column of [`HEADER`] (any order, extra
+/// columns ignored). A malformed row is a [`UsageError`] naming `games.csv:LINE` and what is
+/// wrong; a last line with no newline is left out and described in `cut_off`.
+pub fn read_games_csv(path: &Path) -> anyhow::Result<GamesCsvRows> {
+    let text =
+        std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+    parse_games_csv(&text, path)
+}
+
+/// [`read_games_csv`] on text already read; `path` only names the file in messages.
+pub fn parse_games_csv(text: &str, path: &Path) -> anyhow::Result<GamesCsvRows> {
+    let bad = |line: u64, message: String| -> anyhow::Error {
+        UsageError(format!("{}:{line}: {message}", path.display())).into()
+    };
+    let mut reader = csv::ReaderBuilder::new()
+        .flexible(true)
+        .from_reader(text.as_bytes());
+    let headers = reader
+        .headers()
+        .map_err(|e| bad(1, format!("unreadable header: {e}")))?
+        .clone();
+    let mut columns = [0usize; COLUMNS];
+    for (slot, name) in columns.iter_mut().zip(HEADER.split(',')) {
+        *slot = headers
+            .iter()
+            .position(|h| h.trim() == name)
+            .ok_or_else(|| bad(1, format!("header has no column '{name}'")))?;
+    }
+    let columns = Columns {
+        index: columns,
+        width: headers.len(),
+    };
+    // The writer ends every row with a newline, so a last line without one was cut short.
+    let ends_cleanly = text.ends_with('\n');
+
+    let mut found = GamesCsvRows::default();
+    let mut records = reader.records().peekable();
+    while let Some(record) = records.next() {
+        let is_last = records.peek().is_none();
+        let at = |p: Option<&csv::Position>| p.map_or((0, 0), |p| (p.line(), p.byte()));
+        let ((line, byte_offset), parsed) = match record {
+            Ok(record) => (at(record.position()), columns.row(&record)),
+            Err(e) => (at(e.position()), Err(format!("unreadable CSV: {e}"))),
+        };
+        if is_last && !ends_cleanly {
+            let problem = parsed.err().unwrap_or_else(|| "no newline".into());
+            found.cut_off = Some(CutOffLine {
+                line,
+                byte_offset,
+                note: format!(
+                    "{}:{line}: skipped a last line cut off mid-write ({problem})",
+                    path.display()
+                ),
+            });
+            break;
+        }
+        found
+            .rows
+            .push(parsed.map_err(|message| bad(line, message))?);
+    }
+    Ok(found)
+}
+
+const COLUMNS: usize = 14;
+
+/// Where each column of [`HEADER`] is in a file's rows.
+struct Columns {
+    index: [usize; COLUMNS],
+    /// Fields per row, as in the file's header.
+    width: usize,
+}
+
+impl Columns {
+    /// One row, or what is wrong with it.
+    fn row(&self, record: &csv::StringRecord) -> Result<GameRow, String> {
+        if record.len() != self.width {
+            return Err(format!(
+                "expected {} fields as in the header, found {}",
+                self.width,
+                record.len()
+            ));
+        }
+        let field = |i: usize| record.get(self.index[i]).unwrap_or("").trim();
+        let int = |i: usize| -> Result<u64, String> {
+            let text = field(i);
+            text.parse::<u64>().map_err(|_| {
+                let name = HEADER.split(',').nth(i).unwrap_or_default();
+                format!("column '{name}': '{text}' is not a non-negative integer")
+            })
+        };
+        let result = field(6);
+        if result != UNFINISHED && GameResult::from_name(result).is_none() {
+            return Err(format!(
+                "column 'result': '{result}' is not 1-0, 0-1, 1/2-1/2 or {UNFINISHED}"
+            ));
+        }
+        let plies = u32::try_from(int(8)?).map_err(|_| "column 'plies': too large".to_string())?;
+        let (white, black) = (field(4), field(5));
+        if white.is_empty() || black.is_empty() {
+            return Err("empty engine name in 'white' or 'black'".into());
+        }
+        Ok(GameRow {
+            game: int(0)?,
+            pair: int(1)?,
+            opening_index: int(2)?,
+            opening_fen: field(3).to_string(),
+            white: white.to_string(),
+            black: black.to_string(),
+            result: result.to_string(),
+            termination: field(7).to_string(),
+            plies,
+            final_fen: field(9).to_string(),
+            white_nodes: int(10)?,
+            black_nodes: int(11)?,
+            white_time_ms: int(12)?,
+            black_time_ms: int(13)?,
+        })
+    }
+}
+
 /// An open games.csv that rows are appended to.
 pub struct GamesCsv {
     path: PathBuf,
     writer: csv::Writer<File>,
 }
 
-/// Reads every complete row of a games.csv.
-pub fn read_rows(path: &Path) -> anyhow::Result<Vec<GameRow>> {
-    let mut reader = csv::Reader::from_path(path).with_context(|| format!("{}", path.display()))?;
-    let mut rows = Vec::new();
-    for (i, row) in reader.deserialize().enumerate() {
-        let row: GameRow = row.with_context(|| format!("{}: row {}", path.display(), i + 2))?;
-        rows.push(row);
-    }
-    Ok(rows)
-}
-
 impl GamesCsv {
     /// Creates `dir/games.csv` with its header, or, when `resume`, reopens it for appending
-    /// after cutting off a row left half-written by a crash. Returns the rows already there.
-    pub fn open(dir: &Path, resume: bool) -> anyhow::Result<(GamesCsv, Vec<GameRow>)> {
+    /// after cutting off a row left half-written by a crash (its game is played again).
+    /// Returns the rows already there.
+    pub fn open(dir: &Path, resume: bool) -> anyhow::Result<(GamesCsv, GamesCsvRows)> {
         let path = dir.join("games.csv");
         let existing = if resume && path.exists() {
-            truncate_partial_line(&path)?;
-            read_rows(&path)?
+            read_for_append(&path)?
         } else {
-            Vec::new()
+            GamesCsvRows::default()
         };
         let needs_header = !(resume && path.exists() && std::fs::metadata(&path)?.len() > 0);
         let file = OpenOptions::new()
@@ -89,23 +277,43 @@ impl GamesCsv {
     }
 }
 
-/// Cuts a file back to its last newline (a row cut short by SIGKILL is dropped; its game is
-/// played again on resume).
-fn truncate_partial_line(path: &Path) -> anyhow::Result<()> {
-    let mut file = OpenOptions::new().read(true).write(true).open(path)?;
-    let mut bytes = Vec::new();
-    file.read_to_end(&mut bytes)?;
-    let keep = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
-    if keep < bytes.len() {
-        file.set_len(keep as u64)?;
-        file.seek(SeekFrom::End(0))?;
-        file.flush()?;
+/// Reads a games.csv that rows will be appended to, cutting off a last line left half-written.
+/// Its header must be exactly [`HEADER`], since new rows are written in that order.
+fn read_for_append(path: &Path) -> anyhow::Result<GamesCsvRows> {
+    let text =
+        std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+    let cut_back = |len: u64| -> anyhow::Result<()> {
+        let file = OpenOptions::new()
+            .write(true)
+            .open(path)
+            .with_context(|| format!("cannot write {}", path.display()))?;
+        file.set_len(len)
+            .with_context(|| format!("cannot cut back {}", path.display()))
+    };
+    let Some((header, _)) = text.split_once('\n') else {
+        // Not even the header was written in full: start afresh.
+        cut_back(0)?;
+        return Ok(GamesCsvRows::default());
+    };
+    if header.trim_end_matches('\r') != HEADER {
+        return Err(UsageError(format!(
+            "{}:1: the header is not the one harness match writes, so rows cannot be \
+             appended; expected {HEADER}",
+            path.display()
+        ))
+        .into());
     }
-    Ok(())
+    let found = parse_games_csv(&text, path)?;
+    if let Some(cut_off) = &found.cut_off {
+        cut_back(cut_off.byte_offset)?;
+    }
+    Ok(found)
 }
 
 #[cfg(test)]
 mod tests {
+    use std::io::Write as _;
+
     use super::*;
 
     fn row(game: u64) -> GameRow {
@@ -127,12 +335,16 @@ mod tests {
         }
     }
 
+    fn parse(text: &str) -> anyhow::Result<GamesCsvRows> {
+        parse_games_csv(text, Path::new("x/games.csv"))
+    }
+
     #[test]
     fn header_matches_fields_and_resume_drops_partial_row() {
-        let dir = std::env::temp_dir().join(format!("harness-csv-test-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let (mut csv, existing) = GamesCsv::open(&dir, false).unwrap();
-        assert!(existing.is_empty());
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path();
+        let (mut csv, existing) = GamesCsv::open(dir, false).unwrap();
+        assert!(existing.rows.is_empty());
         csv.append(&row(0)).unwrap();
         csv.append(&row(1)).unwrap();
         drop(csv);
@@ -141,13 +353,111 @@ mod tests {
         let mut f = OpenOptions::new().append(true).open(&path).unwrap();
         f.write_all(b"2,1,3,\"8/8").unwrap();
         drop(f);
-        let (mut csv, existing) = GamesCsv::open(&dir, true).unwrap();
-        assert_eq!(existing, vec![row(0), row(1)]);
+        let (mut csv, existing) = GamesCsv::open(dir, true).unwrap();
+        assert_eq!(existing.rows, vec![row(0), row(1)]);
+        assert_eq!(existing.cut_off.map(|c| c.line), Some(4));
         csv.append(&row(2)).unwrap();
         drop(csv);
         let text = std::fs::read_to_string(&path).unwrap();
         assert_eq!(text.lines().next().unwrap(), HEADER);
-        assert_eq!(read_rows(&path).unwrap(), vec![row(0), row(1), row(2)]);
-        std::fs::remove_dir_all(&dir).unwrap();
+        let again = read_games_csv(&path).unwrap();
+        assert_eq!(again.rows, vec![row(0), row(1), row(2)]);
+        assert_eq!(again.cut_off, None);
+    }
+
+    #[test]
+    fn resume_starts_afresh_when_the_header_was_cut_off() {
+        let tmp = tempfile::tempdir().unwrap();
+        std::fs::write(tmp.path().join("games.csv"), "game,pa").unwrap();
+        let (mut csv, existing) = GamesCsv::open(tmp.path(), true).unwrap();
+        assert!(existing.rows.is_empty());
+        csv.append(&row(0)).unwrap();
+        drop(csv);
+        let rows = read_games_csv(&tmp.path().join("games.csv")).unwrap().rows;
+        assert_eq!(rows, vec![row(0)]);
+    }
+
+    #[test]
+    fn resume_refuses_a_header_in_another_order() {
+        let tmp = tempfile::tempdir().unwrap();
+        let reordered = HEADER.replacen("game,pair", "pair,game", 1);
+        std::fs::write(tmp.path().join("games.csv"), format!("{reordered}\n")).unwrap();
+        let err = GamesCsv::open(tmp.path(), true).err().unwrap();
+        assert!(err.to_string().contains("games.csv:1"), "{err}");
+        assert!(err.downcast_ref::<UsageError>().is_some());
+    }
+
+    #[test]
+    fn reads_columns_by_name_and_keeps_unfinished_games() {
+        let text = "pair,game,extra,opening_index,opening_fen,white,black,result,termination,plies,final_fen,white_nodes,black_nodes,white_time_ms,black_time_ms\n\
+                    0,1,x,3,fen,a,b,*,,0,fen,1,2,3,4\n";
+        let found = parse(text).unwrap();
+        assert_eq!(found.rows[0].game, 1);
+        assert_eq!(found.rows[0].outcome(), None);
+        assert_eq!(found.unfinished(), 1);
+    }
+
+    #[test]
+    fn bad_result_names_file_and_line() {
+        let text = format!(
+            "{HEADER}\n0,0,0,fen,a,b,1-0,mate,5,x,1,1,1,1\n1,0,0,fen,b,a,2-0,mate,5,x,1,1,1,1\n"
+        );
+        let err = parse(&text).unwrap_err();
+        let message = err.to_string();
+        assert!(
+            message.contains("x/games.csv:3") && message.contains("'2-0'"),
+            "{message}"
+        );
+        assert!(err.downcast_ref::<UsageError>().is_some());
+    }
+
+    #[test]
+    fn bad_number_and_short_row_name_the_line() {
+        let text = format!("{HEADER}\ntwo,0,0,fen,a,b,1-0,mate,5,x,1,1,1,1\n");
+        let err = parse(&text).unwrap_err().to_string();
+        assert!(
+            err.contains("games.csv:2") && err.contains("'two'"),
+            "{err}"
+        );
+        let text = format!("{HEADER}\n0,0,0,fen,a,b,1-0\n");
+        let err = parse(&text).unwrap_err().to_string();
+        assert!(
+            err.contains("games.csv:2") && err.contains("found 7"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn missing_column_is_an_error_on_line_1() {
+        let err = parse("game,pair\n0,0\n").unwrap_err().to_string();
+        assert!(
+            err.contains("games.csv:1") && err.contains("opening_index"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn cut_off_last_line_is_skipped_and_reported() {
+        let text = format!("{HEADER}\n0,0,0,fen,a,b,1-0,mate,5,x,1,1,1,1\n1,0,0,fen,b,a,1-");
+        let found = parse(&text).unwrap();
+        assert_eq!(found.rows.len(), 1);
+        let cut_off = found.cut_off.unwrap();
+        assert_eq!(cut_off.line, 3);
+        assert_eq!(cut_off.byte_offset as usize, text.rfind("1,0,0").unwrap());
+        assert!(cut_off.note.contains("x/games.csv:3"), "{}", cut_off.note);
+    }
+
+    #[test]
+    fn engine_moves_leave_out_book_plies() {
+        let text = format!(
+            "{HEADER}\n0,0,3,8/8/8/8/8/8/8/K1k5 b - - 0 1,a,b,0-1,checkmate,5,x,10,20,1,2\n\
+             1,0,0,4k3/8/8/8/8/8/8/4K3 w - - 0 5,a,b,1/2-1/2,stalemate,19,4k3/8/8/8/8/8/8/4K3 b - - 0 10,1,1,1,1\n"
+        );
+        let rows = parse(&text).unwrap().rows;
+        // Black to move at the start, no FEN counters at the end: `plies` as it is.
+        assert_eq!(rows[0].engine_moves_by_colour(), (2, 3));
+        // 8 book plies to reach move 5 with white to move, then 11 engine plies.
+        assert_eq!(rows[1].engine_plies(), 11);
+        assert_eq!(rows[1].engine_moves_by_colour(), (6, 5));
     }
 }

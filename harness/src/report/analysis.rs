@@ -2,11 +2,15 @@
 //!
 //! All results are from the first engine's view ("A vs B"), as in fastchess.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 
+use crate::game::GameResult;
+use crate::output::GameRow;
+use crate::output::counts::{self, FirstEngineCounts};
 use crate::stats::{self, Pentanomial, SprtConfig, Summary, Trinomial};
 
-use super::load::{GameRecord, GameResult};
+/// A finished game and its result.
+type Played<'a> = (&'a GameRow, GameResult);
 
 /// Wins, draws and losses of the first engine.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -169,108 +173,73 @@ pub fn termination_label(termination: &str) -> String {
     label.to_string()
 }
 
-/// Who the first engine is: the summary's or configuration's first engine when known, else
-/// white of the lowest-numbered game (fastchess gives game 1's white to the first engine).
-pub fn first_engine(games: &[GameRecord], declared: &[String]) -> Option<(String, String)> {
-    let mut names: Vec<&str> = Vec::new();
-    for g in games {
-        for n in [g.white.as_str(), g.black.as_str()] {
-            if !names.contains(&n) {
-                names.push(n);
-            }
-        }
-    }
-    if let [a, b, ..] = declared
-        && names.iter().all(|n| *n == a || *n == b)
-    {
-        return Some((a.clone(), b.clone()));
-    }
-    let opener = games.iter().min_by_key(|g| g.game)?;
-    Some((opener.white.clone(), opener.black.clone()))
-}
-
 /// Computes every number of the report. `declared` are the engine names from summary.json or
-/// the configuration, first engine first.
+/// the configuration, first engine first; `games` are finished games.
 pub fn analyse(
-    games: &[GameRecord],
+    games: &[GameRow],
     declared: &[String],
     sprt: Option<SprtConfig>,
 ) -> anyhow::Result<Analysis> {
-    let Some((first, second)) = first_engine(games, declared) else {
+    let Some(first) = counts::first_engine(games, declared.first().map(String::as_str)) else {
         return Ok(empty(declared, sprt));
     };
-    for g in games {
-        let pair_ok =
-            (g.white == first && g.black == second) || (g.white == second && g.black == first);
-        if !pair_ok {
-            crate::usage_bail!(
-                "game {} is {} vs {}, but this run is {first} vs {second}; a report covers two engines",
-                g.game,
-                g.white,
-                g.black
-            );
-        }
-    }
-    let first_points_x2 = |g: &GameRecord| {
-        let white = g.result.white_points_x2();
-        if g.white == first { white } else { 2 - white }
-    };
-
     // As `harness elo --results`: every game counts in the trinomial, complete pairs in the
     // pentanomial. Pairs complete in file order (games.csv is written as games end); the
-    // running statistics get a point per completed pair.
-    let mut pair_sizes: HashMap<u64, u32> = HashMap::new();
-    for g in games {
-        *pair_sizes.entry(g.pair).or_default() += 1;
-    }
-    let has_pairs = pair_sizes.values().any(|&n| n == 2);
-    let mut pending: HashMap<u64, u8> = HashMap::new();
-    let mut trinomial = Trinomial::default();
-    let mut pentanomial = Pentanomial::default();
-    let mut running = Vec::new();
-    let mut paired_games = 0u64;
-    for g in games {
-        let points = first_points_x2(g);
-        trinomial.add_game(points);
-        if has_pairs {
-            if pair_sizes[&g.pair] != 2 {
-                continue;
+    // running statistics get a point per completed pair, or per game when there are no pairs.
+    let mut steps: Vec<(bool, FirstEngineCounts)> = Vec::new();
+    let counts = counts::count_first_engine(games, &first, |so_far, completed_pair| {
+        steps.push((completed_pair, so_far.clone()));
+    })?;
+    let has_pairs = counts.paired_games > 0;
+    let running = steps
+        .iter()
+        .filter(|(completed_pair, _)| *completed_pair || !has_pairs)
+        .map(|(_, so_far)| {
+            let s = stats::summarize(
+                &so_far.trinomial,
+                has_pairs.then_some(&so_far.pentanomial),
+                sprt.as_ref(),
+            );
+            RunningPoint {
+                games: if has_pairs {
+                    so_far.paired_games
+                } else {
+                    so_far.games()
+                },
+                llr: s.llr,
+                elo: s.elo,
+                elo_err95: s.elo_err95,
             }
-            match pending.remove(&g.pair) {
-                None => {
-                    pending.insert(g.pair, points);
-                    continue;
-                }
-                Some(other) => pentanomial.add_pair(other + points),
-            }
-            paired_games += 2;
-        } else {
-            paired_games += 1;
-        }
-        let pentanomial_so_far = has_pairs.then_some(&pentanomial);
-        let s = stats::summarize(&trinomial, pentanomial_so_far, sprt.as_ref());
-        running.push(RunningPoint {
-            games: paired_games,
-            llr: s.llr,
-            elo: s.elo,
-            elo_err95: s.elo_err95,
-        });
-    }
+        })
+        .collect();
+    let FirstEngineCounts {
+        second,
+        trinomial,
+        pentanomial,
+        paired_games,
+        ..
+    } = counts;
     let pentanomial = has_pairs.then_some(pentanomial);
     let summary = stats::summarize(&trinomial, pentanomial.as_ref(), sprt.as_ref());
+    let played: Vec<Played> = games
+        .iter()
+        .filter_map(|g| Some((g, g.outcome()?)))
+        .collect();
+    let first_points_x2 = |&(g, result): &Played| counts::points_x2(g, result, &first);
 
     let mut first_as_white = Wdl::default();
     let mut first_as_black = Wdl::default();
     let mut white_view = Wdl::default();
     let mut by_termination: BTreeMap<String, Wdl> = BTreeMap::new();
-    for g in games {
-        let points = first_points_x2(g);
+    for played_game in &played {
+        let (g, result) = *played_game;
+        let points = first_points_x2(played_game);
         if g.white == first {
             first_as_white.add(points);
         } else {
             first_as_black.add(points);
         }
-        white_view.add(g.result.white_points_x2());
+        white_view.add(result.white_points_x2());
         by_termination
             .entry(g.termination.clone())
             .or_default()
@@ -291,17 +260,17 @@ pub fn analyse(
             .then(a.label.cmp(&b.label))
     });
 
-    let (lengths, mean_moves) = length_histogram(games);
-    let effort = [effort_of(games, &first), effort_of(games, &second)];
-    let lopsided = lopsided_openings(games, &first, &first_points_x2);
+    let (lengths, mean_moves) = length_histogram(&played);
+    let effort = [effort_of(&played, &first), effort_of(&played, &second)];
+    let lopsided = lopsided_openings(&played, &first, &first_points_x2);
 
     Ok(Analysis {
         unpaired_games: if has_pairs {
-            games.len() as u64 - paired_games
+            played.len() as u64 - paired_games
         } else {
             0
         },
-        games_total: games.len() as u64,
+        games_total: played.len() as u64,
         first,
         second,
         trinomial,
@@ -359,11 +328,11 @@ fn empty(declared: &[String], sprt: Option<SprtConfig>) -> Analysis {
 }
 
 /// Bins of 5 full moves for short runs of games, 10 when games go past 100 moves.
-fn length_histogram(games: &[GameRecord]) -> (Vec<LengthBin>, Option<f64>) {
+fn length_histogram(games: &[Played]) -> (Vec<LengthBin>, Option<f64>) {
     if games.is_empty() {
         return (Vec::new(), None);
     }
-    let moves = |g: &GameRecord| g.plies.div_ceil(2);
+    let moves = |(g, _): &Played| g.plies.div_ceil(2);
     let longest = games.iter().map(moves).max().unwrap_or(0);
     let width = if longest > 100 { 10 } else { 5 };
     let bins = (longest / width + 1) as usize;
@@ -377,7 +346,7 @@ fn length_histogram(games: &[GameRecord]) -> (Vec<LengthBin>, Option<f64>) {
         .collect();
     for g in games {
         let bin = &mut lengths[(moves(g) / width) as usize];
-        if g.result == GameResult::Draw {
+        if g.1 == GameResult::Draw {
             bin.draws += 1;
         } else {
             bin.decisive += 1;
@@ -387,12 +356,12 @@ fn length_histogram(games: &[GameRecord]) -> (Vec<LengthBin>, Option<f64>) {
     (lengths, Some(total as f64 / games.len() as f64))
 }
 
-fn effort_of(games: &[GameRecord], engine: &str) -> EngineEffort {
+fn effort_of(games: &[Played], engine: &str) -> EngineEffort {
     let mut effort = EngineEffort {
         name: engine.to_string(),
         ..Default::default()
     };
-    for g in games {
+    for (g, _) in games {
         let (white_moves, black_moves) = g.engine_moves_by_colour();
         let (moves, nodes, time_ms) = if g.white == engine {
             (white_moves, g.white_nodes, g.white_time_ms)
@@ -418,18 +387,18 @@ fn effort_of(games: &[GameRecord], engine: &str) -> EngineEffort {
 }
 
 fn lopsided_openings(
-    games: &[GameRecord],
+    games: &[Played],
     first: &str,
-    first_points_x2: &dyn Fn(&GameRecord) -> u8,
+    first_points_x2: &dyn Fn(&Played) -> u8,
 ) -> Vec<OpeningResult> {
     // Group the games of complete pairs by opening; pairs of one opening come from book repeats.
-    let mut by_pair: BTreeMap<u64, Vec<&GameRecord>> = BTreeMap::new();
-    for g in games {
-        by_pair.entry(g.pair).or_default().push(g);
+    let mut by_pair: BTreeMap<u64, Vec<&Played>> = BTreeMap::new();
+    for played in games {
+        by_pair.entry(played.0.pair).or_default().push(played);
     }
     let mut by_opening: BTreeMap<u64, OpeningResult> = BTreeMap::new();
     for pair in by_pair.values().filter(|p| p.len() == 2) {
-        let g0 = pair[0];
+        let g0 = pair[0].0;
         let entry = by_opening
             .entry(g0.opening_index)
             .or_insert_with(|| OpeningResult {
@@ -441,12 +410,13 @@ fn lopsided_openings(
                 games: Vec::new(),
             });
         entry.pairs += 1;
-        for g in pair {
-            entry.points += f64::from(first_points_x2(g)) / 2.0;
+        for &played in pair {
+            let (g, result) = *played;
+            entry.points += f64::from(first_points_x2(played)) / 2.0;
             entry.games.push(PairGame {
                 game: g.game,
                 first_is_white: g.white == first,
-                result: g.result,
+                result,
                 termination: g.termination.clone(),
                 plies: g.plies,
             });

@@ -1,131 +1,15 @@
-//! Reads a match results folder: `games.csv` (required), `summary.json` and the configuration
-//! file (both optional). Malformed files are errors naming the file and line.
+//! Reads a match results folder: `games.csv` (required, through [`crate::output::csv_rows`]),
+//! `summary.json` and the configuration file (both optional). Malformed files are errors
+//! naming the file and line.
 
 use std::collections::BTreeMap;
-use std::fmt;
 use std::path::{Path, PathBuf};
 
 use anyhow::Context as _;
 use serde_json::Value;
 
 use crate::UsageError;
-
-/// The columns `games.csv` must have (any order; extra columns are ignored).
-pub const GAMES_COLUMNS: [&str; 14] = [
-    "game",
-    "pair",
-    "opening_index",
-    "opening_fen",
-    "white",
-    "black",
-    "result",
-    "termination",
-    "plies",
-    "final_fen",
-    "white_nodes",
-    "black_nodes",
-    "white_time_ms",
-    "black_time_ms",
-];
-
-/// The result of one game, as written in PGN.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum GameResult {
-    WhiteWins,
-    BlackWins,
-    Draw,
-}
-
-impl GameResult {
-    /// Parses `1-0`, `0-1` or `1/2-1/2`.
-    pub fn parse(text: &str) -> Option<GameResult> {
-        match text.trim() {
-            "1-0" => Some(GameResult::WhiteWins),
-            "0-1" => Some(GameResult::BlackWins),
-            "1/2-1/2" => Some(GameResult::Draw),
-            _ => None,
-        }
-    }
-
-    /// Points for white doubled (2 = win, 1 = draw, 0 = loss), so sums stay integers.
-    pub fn white_points_x2(self) -> u8 {
-        match self {
-            GameResult::WhiteWins => 2,
-            GameResult::Draw => 1,
-            GameResult::BlackWins => 0,
-        }
-    }
-}
-
-impl fmt::Display for GameResult {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            GameResult::WhiteWins => "1-0",
-            GameResult::BlackWins => "0-1",
-            GameResult::Draw => "1/2-1/2",
-        })
-    }
-}
-
-/// One row of `games.csv`.
-#[derive(Clone, Debug, PartialEq)]
-pub struct GameRecord {
-    pub game: u64,
-    pub pair: u64,
-    pub opening_index: u64,
-    pub opening_fen: String,
-    pub white: String,
-    pub black: String,
-    pub result: GameResult,
-    pub termination: String,
-    pub plies: u32,
-    pub final_fen: String,
-    pub white_nodes: u64,
-    pub black_nodes: u64,
-    pub white_time_ms: u64,
-    pub black_time_ms: u64,
-}
-
-impl GameRecord {
-    /// Whether white moves first from the opening position (FEN field 2; `w` if absent).
-    pub fn white_moves_first(&self) -> bool {
-        self.opening_fen.split_whitespace().nth(1) != Some("b")
-    }
-
-    /// Plies the engines played: from the opening FEN to the final FEN by their move counters
-    /// (`plies` also counts book moves), or `plies` when the FENs do not say.
-    pub fn engine_plies(&self) -> u32 {
-        match (fen_ply(&self.opening_fen), fen_ply(&self.final_fen)) {
-            (Some(start), Some(end)) if end >= start && end - start <= u64::from(self.plies) => {
-                (end - start) as u32
-            }
-            _ => self.plies,
-        }
-    }
-
-    /// Moves the engines made as (white, black), counted from the opening position.
-    pub fn engine_moves_by_colour(&self) -> (u32, u32) {
-        let plies = self.engine_plies();
-        let (first, second) = (plies.div_ceil(2), plies / 2);
-        if self.white_moves_first() {
-            (first, second)
-        } else {
-            (second, first)
-        }
-    }
-}
-
-/// The game ply a FEN stands at, from its side to move and full-move number.
-fn fen_ply(fen: &str) -> Option<u64> {
-    let fields: Vec<&str> = fen.split_whitespace().collect();
-    let black = match *fields.get(1)? {
-        "w" => 0,
-        "b" => 1,
-        _ => return None,
-    };
-    let fullmove: u64 = fields.get(5)?.parse().ok()?;
-    Some(2 * fullmove.saturating_sub(1) + black)
-}
+use crate::output::{GameRow, read_games_csv};
 
 /// What `summary.json` recorded. Every field is optional so older or newer runners still load;
 /// `raw` keeps the whole object.
@@ -209,7 +93,8 @@ pub struct RecordedConfig {
 #[derive(Clone, Debug)]
 pub struct RunFolder {
     pub dir: PathBuf,
-    pub games: Vec<GameRecord>,
+    /// The finished games of games.csv, in file order.
+    pub games: Vec<GameRow>,
     pub summary: Option<RecordedSummary>,
     pub config: Option<RecordedConfig>,
     /// Things worth telling the reader (a cut-off last line, a missing file).
@@ -243,9 +128,20 @@ pub fn load_run(dir: &Path) -> anyhow::Result<RunFolder> {
         ))
         .into());
     }
-    let games_text = std::fs::read_to_string(&games_path)
-        .with_context(|| format!("reading {}", games_path.display()))?;
-    let games = parse_games_csv(&games_text, &games_path, &mut notes)?;
+    let found = read_games_csv(&games_path)?;
+    notes.extend(found.cut_off.as_ref().map(|c| c.note.clone()));
+    let unfinished = found.unfinished();
+    if unfinished > 0 {
+        notes.push(format!(
+            "{}: {unfinished} unfinished games (result *) left out",
+            games_path.display()
+        ));
+    }
+    let games = found
+        .rows
+        .into_iter()
+        .filter(|row| row.outcome().is_some())
+        .collect();
 
     let summary_path = dir.join("summary.json");
     let summary = if summary_path.is_file() {
@@ -324,188 +220,5 @@ fn parse_config(text: &str, path: &Path) -> anyhow::Result<Value> {
             ))
         })?;
         Ok(serde_json::to_value(table)?)
-    }
-}
-
-/// Parses the text of `games.csv`. A last line cut off mid-write (no final newline) is
-/// skipped with a note, since a killed run can leave one; any other bad line is an error.
-pub fn parse_games_csv(
-    text: &str,
-    path: &Path,
-    notes: &mut Vec<String>,
-) -> anyhow::Result<Vec<GameRecord>> {
-    let bad = |line: u64, message: String| -> anyhow::Error {
-        UsageError(format!("{}:{line}: {message}", path.display())).into()
-    };
-    let mut reader = csv::ReaderBuilder::new()
-        .flexible(true)
-        .from_reader(text.as_bytes());
-    let headers = reader
-        .headers()
-        .map_err(|e| bad(1, format!("unreadable header: {e}")))?
-        .clone();
-    let mut column = [0usize; GAMES_COLUMNS.len()];
-    for (slot, name) in column.iter_mut().zip(GAMES_COLUMNS) {
-        *slot = headers
-            .iter()
-            .position(|h| h.trim() == name)
-            .ok_or_else(|| bad(1, format!("header has no column '{name}'")))?;
-    }
-    let width = headers.len();
-    let ends_cleanly = text.ends_with('\n');
-
-    let mut games = Vec::new();
-    let mut unfinished = 0;
-    let mut records = reader.records().peekable();
-    while let Some(record) = records.next() {
-        let is_last = records.peek().is_none();
-        let parsed = record
-            .map_err(|e| {
-                let line = e.position().map_or(0, |p| p.line());
-                (line, format!("unreadable CSV: {e}"))
-            })
-            .and_then(|record| {
-                let line = record.position().map_or(0, |p| p.line());
-                parse_row(&record, &column, width).map_err(|message| (line, message))
-            });
-        match parsed {
-            Ok(Some(game)) => games.push(game),
-            Ok(None) => unfinished += 1,
-            Err((line, message)) if is_last && !ends_cleanly => {
-                notes.push(format!(
-                    "{}:{line}: skipped a last line cut off mid-write ({message})",
-                    path.display()
-                ));
-            }
-            Err((line, message)) => return Err(bad(line, message)),
-        }
-    }
-    if unfinished > 0 {
-        notes.push(format!(
-            "{}: {unfinished} unfinished games (result *) left out",
-            path.display()
-        ));
-    }
-    Ok(games)
-}
-
-fn parse_row(
-    record: &csv::StringRecord,
-    column: &[usize; GAMES_COLUMNS.len()],
-    width: usize,
-) -> Result<Option<GameRecord>, String> {
-    if record.len() != width {
-        return Err(format!(
-            "expected {width} fields as in the header, found {}",
-            record.len()
-        ));
-    }
-    let field = |i: usize| record.get(column[i]).unwrap_or("").trim();
-    let int = |i: usize| -> Result<u64, String> {
-        let text = field(i);
-        text.parse::<u64>().map_err(|_| {
-            format!(
-                "column '{}': '{text}' is not a non-negative integer",
-                GAMES_COLUMNS[i]
-            )
-        })
-    };
-    let result_text = field(6);
-    if result_text == "*" {
-        return Ok(None);
-    }
-    let result = GameResult::parse(result_text)
-        .ok_or_else(|| format!("column 'result': '{result_text}' is not 1-0, 0-1 or 1/2-1/2"))?;
-    let plies = u32::try_from(int(8)?).map_err(|_| "column 'plies': too large".to_string())?;
-    let white = field(4).to_string();
-    let black = field(5).to_string();
-    if white.is_empty() || black.is_empty() {
-        return Err("empty engine name in 'white' or 'black'".into());
-    }
-    Ok(Some(GameRecord {
-        game: int(0)?,
-        pair: int(1)?,
-        opening_index: int(2)?,
-        opening_fen: field(3).to_string(),
-        white,
-        black,
-        result,
-        termination: field(7).to_string(),
-        plies,
-        final_fen: field(9).to_string(),
-        white_nodes: int(10)?,
-        black_nodes: int(11)?,
-        white_time_ms: int(12)?,
-        black_time_ms: int(13)?,
-    }))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    const HEADER: &str = "game,pair,opening_index,opening_fen,white,black,result,termination,plies,final_fen,white_nodes,black_nodes,white_time_ms,black_time_ms\n";
-
-    fn parse(text: &str) -> anyhow::Result<(Vec<GameRecord>, Vec<String>)> {
-        let mut notes = Vec::new();
-        parse_games_csv(text, Path::new("x/games.csv"), &mut notes).map(|g| (g, notes))
-    }
-
-    #[test]
-    fn reads_rows_and_counts_moves_by_colour() {
-        let text =
-            format!("{HEADER}0,0,3,8/8/8/8/8/8/8/K1k5 b - - 0 1,a,b,0-1,checkmate,5,x,10,20,1,2\n");
-        let (games, notes) = parse(&text).unwrap();
-        assert!(notes.is_empty());
-        assert_eq!(games[0].result, GameResult::BlackWins);
-        assert_eq!(games[0].engine_moves_by_colour(), (2, 3));
-    }
-
-    #[test]
-    fn bad_result_names_file_and_line() {
-        let text = format!(
-            "{HEADER}0,0,0,fen,a,b,1-0,mate,5,x,1,1,1,1\n1,0,0,fen,b,a,2-0,mate,5,x,1,1,1,1\n"
-        );
-        let err = parse(&text).unwrap_err().to_string();
-        assert!(
-            err.contains("x/games.csv:3") && err.contains("2-0"),
-            "{err}"
-        );
-    }
-
-    #[test]
-    fn missing_column_is_an_error_on_line_1() {
-        let err = parse("game,pair\n0,0\n").unwrap_err().to_string();
-        assert!(
-            err.contains("games.csv:1") && err.contains("opening_index"),
-            "{err}"
-        );
-    }
-
-    #[test]
-    fn cut_off_last_line_is_skipped_with_a_note() {
-        let text = format!("{HEADER}0,0,0,fen,a,b,1-0,mate,5,x,1,1,1,1\n1,0,0,fen,b,a,1-");
-        let (games, notes) = parse(&text).unwrap();
-        assert_eq!(games.len(), 1);
-        assert!(notes[0].contains("games.csv:3"), "{notes:?}");
-    }
-
-    #[test]
-    fn engine_moves_leave_out_book_plies() {
-        // 8 book plies to reach move 5 with white to move, then 11 engine plies.
-        let text = format!(
-            "{HEADER}0,0,0,4k3/8/8/8/8/8/8/4K3 w - - 0 5,a,b,1/2-1/2,stalemate,19,4k3/8/8/8/8/8/8/4K3 b - - 0 10,1,1,1,1\n"
-        );
-        let (games, _) = parse(&text).unwrap();
-        assert_eq!(games[0].engine_plies(), 11);
-        assert_eq!(games[0].engine_moves_by_colour(), (6, 5));
-    }
-
-    #[test]
-    fn unfinished_games_are_left_out_with_a_note() {
-        let text = format!("{HEADER}0,0,0,fen,a,b,*,,0,x,1,1,1,1\n");
-        let (games, notes) = parse(&text).unwrap();
-        assert!(games.is_empty());
-        assert!(notes[0].contains("unfinished"), "{notes:?}");
     }
 }

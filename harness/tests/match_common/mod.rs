@@ -8,7 +8,7 @@ use std::sync::atomic::AtomicBool;
 use harness::cli::{Cli, Command as Sub};
 use harness::cmd::run_match::{self, Display, MatchReport};
 use harness::output::GameRow;
-use harness::output::csv_rows::read_rows;
+use harness::output::read_games_csv;
 
 /// Runs the `harness` binary.
 pub fn harness(args: &[&str]) -> Output {
@@ -57,7 +57,9 @@ pub fn run_in_process(
 
 /// The rows of DIR/games.csv sorted by game, without the time columns (which vary).
 pub fn rows_without_times(dir: &Path) -> Vec<GameRow> {
-    let mut rows = read_rows(&dir.join("games.csv")).expect("cannot read games.csv");
+    let mut rows = read_games_csv(&dir.join("games.csv"))
+        .expect("cannot read games.csv")
+        .rows;
     rows.sort_by_key(|r| r.game);
     for r in &mut rows {
         r.white_time_ms = 0;
