@@ -1,6 +1,6 @@
 //! The UCI protocol: [`command`] parses lines; [`Session`] holds the engine state (options,
-//! position, searcher) and runs searches on a separate thread so that `stop` and `isready`
-//! are answered while searching.
+//! position, searcher) and runs searches on a separate, long-lived thread so that `stop` and
+//! `isready` are answered while searching.
 //!
 //! Every option of the parameter registry is a UCI option with the parameter's exact name
 //! (`spin`, or `check` for switches). The large evaluation tables are listed only after
@@ -11,6 +11,7 @@ pub mod command;
 
 use std::io::Write;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{Receiver, Sender, channel};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::Duration;
@@ -42,9 +43,74 @@ fn send(out: &Output, line: &str) {
 struct RunningSearch {
     stop: Arc<AtomicBool>,
     /// Set by the search thread just before it sends `bestmove`: from then on the GUI may
-    /// send the next `go`, and joining the thread takes no time.
+    /// send the next `go`, and taking the searcher back takes no time.
     finished: Arc<AtomicBool>,
-    handle: JoinHandle<Searcher>,
+}
+
+/// One `go`: everything the search thread needs, including the searcher it hands back.
+struct SearchJob {
+    searcher: Searcher,
+    position: Chess,
+    history: Vec<u64>,
+    limits: Limits,
+    stop: Arc<AtomicBool>,
+    finished: Arc<AtomicBool>,
+}
+
+/// The search thread, kept for the whole session: starting a thread with a large stack on
+/// every `go` cost about as much as a 1000-node search.
+struct SearchWorker {
+    jobs: Sender<SearchJob>,
+    searchers: Receiver<Searcher>,
+    handle: JoinHandle<()>,
+}
+
+impl SearchWorker {
+    fn spawn(out: Output) -> std::io::Result<Self> {
+        let (jobs, job_queue) = channel::<SearchJob>();
+        let (searcher_return, searchers) = channel();
+        let handle = std::thread::Builder::new()
+            .name("search".to_string())
+            .stack_size(SEARCH_STACK_BYTES)
+            .spawn(move || {
+                for job in job_queue {
+                    let searcher = run_search(job, &out);
+                    if searcher_return.send(searcher).is_err() {
+                        break;
+                    }
+                }
+            })?;
+        Ok(SearchWorker {
+            jobs,
+            searchers,
+            handle,
+        })
+    }
+}
+
+fn run_search(job: SearchJob, out: &Output) -> Searcher {
+    let SearchJob {
+        mut searcher,
+        position,
+        history,
+        limits,
+        stop,
+        finished,
+    } = job;
+    let result = searcher.search(&position, &history, &limits, &stop, &mut |info| {
+        send(out, &info_line(info))
+    });
+    // UCI: after `go infinite` the best move waits for `stop`.
+    while limits.infinite && !stop.load(Ordering::Relaxed) {
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    let best = result.best_move.map_or_else(
+        || "0000".to_string(),
+        |m| m.to_uci(CastlingMode::Standard).to_string(),
+    );
+    finished.store(true, Ordering::Release);
+    send(out, &format!("bestmove {best}"));
+    searcher
 }
 
 /// A UCI session: feed it lines with [`Session::handle_line`].
@@ -61,6 +127,8 @@ pub struct Session {
     /// `None` while a search thread owns it.
     searcher: Option<Searcher>,
     running: Option<RunningSearch>,
+    /// Started by the first `go`; `None` again after it failed.
+    worker: Option<SearchWorker>,
 }
 
 impl Session {
@@ -77,6 +145,7 @@ impl Session {
             position: Chess::default(),
             history: Vec::new(),
             running: None,
+            worker: None,
         }
     }
 
@@ -251,42 +320,38 @@ impl Session {
             searcher.set_params(self.params.clone());
             self.params_changed = false;
         }
-        let stop = Arc::new(AtomicBool::new(false));
-        let position = self.position.clone();
-        let history = self.history.clone();
-        let out = Arc::clone(&self.out);
-        let thread_stop = Arc::clone(&stop);
-        let finished = Arc::new(AtomicBool::new(false));
-        let thread_finished = Arc::clone(&finished);
-        let spawned = std::thread::Builder::new()
-            .name("search".to_string())
-            .stack_size(SEARCH_STACK_BYTES)
-            .spawn(move || {
-                let result =
-                    searcher.search(&position, &history, &limits, &thread_stop, &mut |info| {
-                        send(&out, &info_line(info))
-                    });
-                // UCI: after `go infinite` the best move waits for `stop`.
-                while limits.infinite && !thread_stop.load(Ordering::Relaxed) {
-                    std::thread::sleep(Duration::from_millis(1));
+        // A worker that died in an earlier search (a panic) has already been reported.
+        if self.worker.as_ref().is_none_or(|w| w.handle.is_finished()) {
+            match SearchWorker::spawn(Arc::clone(&self.out)) {
+                Ok(worker) => self.worker = Some(worker),
+                Err(e) => {
+                    self.searcher = Some(searcher);
+                    self.error(&format!("cannot start the search thread: {e}"));
+                    return;
                 }
-                let best = result.best_move.map_or_else(
-                    || "0000".to_string(),
-                    |m| m.to_uci(CastlingMode::Standard).to_string(),
-                );
-                thread_finished.store(true, Ordering::Release);
-                send(&out, &format!("bestmove {best}"));
-                searcher
-            });
-        match spawned {
-            Ok(handle) => {
-                self.running = Some(RunningSearch {
-                    stop,
-                    finished,
-                    handle,
-                })
             }
-            Err(e) => self.error(&format!("cannot start the search thread: {e}")),
+        }
+        let stop = Arc::new(AtomicBool::new(false));
+        let finished = Arc::new(AtomicBool::new(false));
+        let job = SearchJob {
+            searcher,
+            position: self.position.clone(),
+            history: self.history.clone(),
+            limits,
+            stop: Arc::clone(&stop),
+            finished: Arc::clone(&finished),
+        };
+        let sent = match self.worker.as_ref() {
+            Some(worker) => worker.jobs.send(job).map_err(|e| e.0),
+            None => Err(job),
+        };
+        match sent {
+            Ok(()) => self.running = Some(RunningSearch { stop, finished }),
+            Err(job) => {
+                self.worker = None;
+                self.searcher = Some(job.searcher);
+                self.error("internal: the search thread is gone; go ignored");
+            }
         }
     }
 
@@ -298,20 +363,23 @@ impl Session {
     }
 
     fn reclaim_finished_search(&mut self) {
+        let worker_died = self.worker.as_ref().is_some_and(|w| w.handle.is_finished());
         if self
             .running
             .as_ref()
-            .is_some_and(|r| r.finished.load(Ordering::Acquire) || r.handle.is_finished())
+            .is_some_and(|r| worker_died || r.finished.load(Ordering::Acquire))
             && let Some(running) = self.running.take()
         {
             self.join(running);
         }
     }
 
-    fn join(&mut self, running: RunningSearch) {
-        match running.handle.join() {
-            Ok(searcher) => self.searcher = Some(searcher),
-            Err(_) => {
+    /// Takes the searcher back from the search thread once the search is over.
+    fn join(&mut self, _running: RunningSearch) {
+        match self.worker.as_ref().map(|w| w.searchers.recv()) {
+            Some(Ok(searcher)) => self.searcher = Some(searcher),
+            _ => {
+                self.worker = None;
                 self.error("the search thread failed; starting a fresh searcher");
                 self.searcher = Some(Searcher::new(self.params.clone(), self.hash_mb));
             }
