@@ -448,8 +448,9 @@ fn openings_section(out: &mut String, a: &Analysis) {
     }
     let _ = writeln!(
         out,
-        "<p>Openings whose game pairs were furthest from an even result: net = {first}'s points minus the number of pairs (+1 for a pair {first} won twice, −1 for one it lost twice).</p>\n\
-         <table><tr><th class=\"n\">opening</th><th>FEN</th><th class=\"n\">pairs</th><th class=\"n\">net</th><th>games ({first}'s colour, result, termination, plies)</th></tr>"
+        "<p>{}</p>\n\
+         <table><tr><th class=\"n\">opening</th><th>FEN</th><th class=\"n\">pairs</th><th class=\"n\">net</th><th>games ({first}'s colour, result, termination, plies)</th></tr>",
+        super::text::lopsided_explanation(&first)
     );
     for o in a.lopsided.iter().take(LOPSIDED_SHOWN) {
         let mut games: Vec<String> = o

@@ -263,10 +263,7 @@ fn breakdown_sections(md: &mut String, a: &Analysis) {
         let _ = writeln!(md, "Every opening's pairs came out even.\n");
         return;
     }
-    let _ = writeln!(
-        md,
-        "Openings whose game pairs were furthest from an even result: net = {first}'s points minus the number of pairs (+1 for a pair {first} won twice, -1 for one it lost twice).\n"
-    );
+    let _ = writeln!(md, "{}\n", super::text::lopsided_explanation(&first));
     let _ = writeln!(
         md,
         "| opening | FEN | pairs | {first} points | net | games |\n|--:|---|--:|--:|--:|---|"

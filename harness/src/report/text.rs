@@ -157,6 +157,14 @@ pub fn state_word(state: SprtState) -> &'static str {
     }
 }
 
+/// How the lopsided-openings table is read; `first` is the engine whose points are counted
+/// (already escaped for HTML where needed).
+pub fn lopsided_explanation(first: &str) -> String {
+    format!(
+        "Openings whose game pairs were furthest from an even result: net = {first}'s points minus the number of pairs (+1 for a pair {first} won twice, −1 for one it lost twice)."
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
