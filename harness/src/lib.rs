@@ -10,6 +10,7 @@
 //! - [`output`]: games.csv, games.pgn, configuration and summary files.
 //! - [`tune`] and [`datagen`]: Texel tuning and its training data.
 //! - [`report`]: match reports with plots.
+//! - [`spawn`]: starting child processes (engines, their bench).
 //! - [`cmd`]: the command-line front ends of the above.
 
 pub mod book;
@@ -20,6 +21,7 @@ pub mod datagen;
 pub mod game;
 pub mod output;
 pub mod report;
+pub mod spawn;
 pub mod stats;
 pub mod tournament;
 pub mod tune;

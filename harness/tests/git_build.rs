@@ -177,9 +177,11 @@ fn bench_failures_are_clear() {
     let mut perms = fs::metadata(&script).unwrap().permissions();
     std::os::unix::fs::PermissionsExt::set_mode(&mut perms, 0o755);
     fs::set_permissions(&script, perms).unwrap();
-    let err = run_bench(&script, Duration::from_secs(10))
-        .unwrap_err()
-        .to_string();
+    // The whole chain, so a failure to start the script shows its cause.
+    let err = format!(
+        "{:#}",
+        run_bench(&script, Duration::from_secs(10)).unwrap_err()
+    );
     assert!(err.contains("no `<N> nodes <NPS> nps` line"), "{err}");
     assert!(err.contains("no numbers here"), "quotes the output: {err}");
 }

@@ -33,13 +33,14 @@ pub fn parse_bench_output(output: &str) -> Option<BenchResult> {
 /// Runs `<binary> bench` and returns its result; fails after `timeout` or on bad output,
 /// quoting the end of what the engine printed.
 pub fn run_bench(binary: &Path, timeout: Duration) -> Result<BenchResult> {
-    let mut child = Command::new(binary)
-        .arg("bench")
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .with_context(|| format!("cannot run `{} bench`", binary.display()))?;
+    let mut child = crate::spawn::spawn(
+        Command::new(binary)
+            .arg("bench")
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped()),
+    )
+    .with_context(|| format!("cannot run `{} bench`", binary.display()))?;
     let collect = |pipe: Option<Box<dyn Read + Send>>| {
         thread::spawn(move || {
             let mut text = String::new();

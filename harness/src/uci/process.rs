@@ -74,7 +74,7 @@ impl EngineProcess {
         if let Some(dir) = &command.dir {
             cmd.current_dir(dir);
         }
-        let mut child = cmd.spawn()?;
+        let mut child = crate::spawn::spawn(&mut cmd)?;
         let (Some(stdin), Some(stdout), Some(stderr)) =
             (child.stdin.take(), child.stdout.take(), child.stderr.take())
         else {
