@@ -205,6 +205,14 @@ fn usage_errors_exit_with_code_2() {
     assert_eq!(output.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&output.stderr).contains("nosuch"));
 
+    // Search scores blended into the targets need data that has them.
+    let output = run(&["--score-weight", "0.5"], &good);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("search scores"));
+    let output = run(&["--score-weight", "1.5"], &good);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("--score-weight 1.5"));
+
     let output = run(&["--skip-bad", "--iterations", "1"], &bad);
     assert!(
         output.status.success(),

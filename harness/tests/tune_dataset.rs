@@ -51,11 +51,28 @@ fn csv_format_takes_the_last_field_and_skips_a_header() {
     let (samples, _) = read_all(&path, strict(Format::Auto)).unwrap();
     let results: Vec<f32> = samples.iter().map(|s| s.result).collect();
     assert_eq!(results, [1.0, 0.5, 0.0, 0.5]);
+    let scores: Vec<Option<f32>> = samples.iter().map(|s| s.score).collect();
+    assert_eq!(scores, [None, Some(35.0), None, None]);
 
     let comma = write(dir.path(), "b.txt", &format!("fen,result\n{START},1-0\n"));
     let (samples, _) = read_all(&comma, strict(Format::Csv)).unwrap();
     assert_eq!(samples.len(), 1);
     assert_eq!(samples[0].result, 1.0);
+}
+
+#[test]
+fn csv_score_and_field_count_errors_name_the_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let bad_score = write(
+        dir.path(),
+        "s.csv",
+        &format!("{START}; 12; 1.0\n{START}; #3; 1.0\n"),
+    );
+    let err = read_all(&bad_score, strict(Format::Auto)).unwrap_err();
+    assert!(err.to_string().contains("s.csv:2: score '#3'"), "{err}");
+    let four = write(dir.path(), "f.csv", &format!("{START}; 12; 7; 1.0\n"));
+    let err = read_all(&four, strict(Format::Auto)).unwrap_err();
+    assert!(err.to_string().contains("f.csv:1: expected"), "{err}");
 }
 
 #[test]

@@ -24,6 +24,7 @@ fn sample_set() -> TraceSet {
         samples.push(Sample {
             position: parse_position(fen).unwrap(),
             result: 1.0,
+            score: None,
         });
     }
     while samples.len() < 1500 {
@@ -38,6 +39,7 @@ fn sample_set() -> TraceSet {
                 samples.push(Sample {
                     position: pos.clone(),
                     result: [0.0, 0.5, 1.0][rng.random_range(0..3usize)],
+                    score: None,
                 });
             }
         }

@@ -63,6 +63,7 @@ fn material_and_pst_tune_with_defaults_generalises() {
         k_fit_on: KFitOn::All,
         patience: DEFAULT_PATIENCE,
         validation: 0.1,
+        score_weight: 0.0,
         seed: 1,
         resolve: false,
         checkpoint_every: 0,

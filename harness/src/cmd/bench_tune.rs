@@ -139,6 +139,7 @@ fn generated(count: usize) -> anyhow::Result<TraceSet> {
                 samples.push(Sample {
                     position: pos.clone(),
                     result,
+                    score: None,
                 });
             }
         }

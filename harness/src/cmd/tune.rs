@@ -54,6 +54,11 @@ pub struct TuneArgs {
     /// Share of positions held out for validation.
     #[arg(long, default_value_t = 0.1)]
     pub validation: f64,
+    /// Weight of the search score in the training target, `(1 - w) · result + w ·
+    /// sigmoid(K · score / 400)`, for `<FEN>; <score>; <result>` data (`harness datagen
+    /// --format score`); validation is always against game results.
+    #[arg(long, default_value_t = 0.0)]
+    pub score_weight: f64,
     /// Seed of the train/validation shuffle.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
@@ -113,6 +118,7 @@ pub fn run(args: TuneArgs) -> anyhow::Result<ExitCode> {
         k_fit_on: args.k_fit,
         patience: args.patience,
         validation: args.validation,
+        score_weight: args.score_weight,
         seed: args.seed,
         resolve: args.resolve,
         checkpoint_every: args.checkpoint_every,

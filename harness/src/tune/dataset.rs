@@ -33,6 +33,9 @@ pub struct Sample {
     pub position: Chess,
     /// Game result from White's view, in `[0, 1]`.
     pub result: f32,
+    /// Search score in centipawns from White's view, when the line has one
+    /// (`<FEN>; <score>; <result>`).
+    pub score: Option<f32>,
 }
 
 /// How to read a data set.
@@ -191,14 +194,25 @@ fn shorten(text: &str) -> String {
 
 /// Parses one non-empty line in `format` (not [`Format::Auto`]).
 pub fn parse_line(text: &str, format: Format) -> Result<Sample, String> {
-    let (fen, result) = match format {
-        Format::Book | Format::Auto => split_book(text)?,
+    let (fen, score, result) = match format {
+        Format::Book | Format::Auto => {
+            let (fen, result) = split_book(text)?;
+            (fen, None, result)
+        }
         Format::Csv => split_csv(text)?,
-        Format::Epd => split_epd(text)?,
+        Format::Epd => {
+            let (fen, result) = split_epd(text)?;
+            (fen, None, result)
+        }
     };
     let result = parse_result(&result)?;
+    let score = score.map(|s| parse_score(&s)).transpose()?;
     let position = parse_position(&fen)?;
-    Ok(Sample { position, result })
+    Ok(Sample {
+        position,
+        result,
+        score,
+    })
 }
 
 fn split_book(text: &str) -> Result<(String, String), String> {
@@ -217,12 +231,22 @@ fn split_book(text: &str) -> Result<(String, String), String> {
     ))
 }
 
-fn split_csv(text: &str) -> Result<(String, String), String> {
+/// `<FEN>; <result>` or `<FEN>; <score>; <result>`: the FEN, the score if any, the result.
+fn split_csv(text: &str) -> Result<(String, Option<String>, String), String> {
     let separator = if text.contains(';') { ';' } else { ',' };
     let fields: Vec<&str> = text.split(separator).map(str::trim).collect();
     match fields.as_slice() {
-        [fen, .., result] if fields.len() >= 2 => Ok((fen.to_string(), result.to_string())),
-        _ => Err("expected '<FEN>; <result>'".into()),
+        [fen, result] => Ok((fen.to_string(), None, result.to_string())),
+        [fen, score, result] => Ok((fen.to_string(), Some(score.to_string()), result.to_string())),
+        _ => Err("expected '<FEN>; <result>' or '<FEN>; <score>; <result>'".into()),
+    }
+}
+
+/// A search score in centipawns (an integer or decimal number).
+pub fn parse_score(text: &str) -> Result<f32, String> {
+    match text.parse::<f32>() {
+        Ok(score) if score.is_finite() => Ok(score),
+        _ => Err(format!("score '{text}' is not a number of centipawns")),
     }
 }
 

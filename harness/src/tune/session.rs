@@ -70,6 +70,9 @@ pub struct TuneConfig {
     pub patience: u64,
     /// Share of the positions held out for validation.
     pub validation: f64,
+    /// Weight of the search score in the training target (0 = the game result alone); the
+    /// validation error is always measured against game results.
+    pub score_weight: f64,
     pub seed: u64,
     /// Run quiescence at load and keep the leaf; drop positions in check.
     pub resolve: bool,
@@ -151,6 +154,13 @@ pub fn run(config: &TuneConfig) -> anyhow::Result<TuneSummary> {
     let started = Instant::now();
     let log = config.log;
     let tuned = select_params(&config.patterns)?;
+    if !(0.0..=1.0).contains(&config.score_weight) {
+        return Err(UsageError(format!(
+            "--score-weight {} must be in [0, 1]",
+            config.score_weight
+        ))
+        .into());
+    }
     if !(0.0..1.0).contains(&config.validation) {
         return Err(UsageError(format!(
             "--validation {} must be in [0, 1)",
@@ -201,10 +211,32 @@ pub fn run(config: &TuneConfig) -> anyhow::Result<TuneSummary> {
         started.elapsed().as_secs_f64()
     ));
 
-    let (k, initial_mse) = match k_on_all {
-        Some(k) => (k, mse(&train, &init_weights, k)),
-        None => fit_k(&train, &init_weights)?,
+    let k = match k_on_all {
+        Some(k) => k,
+        None => fit_k(&train, &init_weights)?.0,
     };
+    let mut train = train;
+    let mut validation = validation;
+    if config.score_weight > 0.0 {
+        let scored = train.scored();
+        if scored == 0 {
+            return Err(UsageError(
+                "--score-weight needs data with search scores ('<FEN>; <score>; <result>', as \
+                 `harness datagen --format score` writes); these positions have none"
+                    .into(),
+            )
+            .into());
+        }
+        log.line(format_args!(
+            "training target: {:.2} x sigmoid(K*score/400) + {:.2} x result on the {scored} of {} training positions with a score",
+            config.score_weight,
+            1.0 - config.score_weight,
+            train.len()
+        ));
+    }
+    train.blend_scores(k, config.score_weight);
+    validation.blend_scores(k, 0.0);
+    let initial_mse = mse(&train, &init_weights, k);
     let validation = Arc::new(validation);
     let initial_validation_mse =
         (!validation.is_empty()).then(|| mse(&validation, &init_weights, k));

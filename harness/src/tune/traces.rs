@@ -2,7 +2,8 @@
 //! tuning pass is a sparse dot product per position and never calls the evaluation.
 //!
 //! Storage: one flat vector of `(feature: u16, coef: i16)` terms for all positions, plus per
-//! position the offset of its first term, its phase and its result.
+//! position the offset of its first term, its phase and its result (and, until the targets are
+//! blended, its search score).
 
 use std::path::PathBuf;
 
@@ -26,6 +27,9 @@ pub struct TraceSet {
     offsets: Vec<u32>,
     phases: Vec<u8>,
     results: Vec<f32>,
+    /// Search scores in centipawns (NaN: none), kept only until [`TraceSet::blend_scores`];
+    /// empty while no position has one, so score-less data costs nothing.
+    scores: Vec<f32>,
 }
 
 /// One position of a [`TraceSet`].
@@ -64,6 +68,7 @@ impl TraceSet {
             + self.offsets.len() * size_of::<u32>()
             + self.phases.len()
             + self.results.len() * size_of::<f32>()
+            + self.scores.len() * size_of::<f32>()
     }
 
     /// Position `i`.
@@ -82,8 +87,33 @@ impl TraceSet {
         &self.results
     }
 
+    /// How many positions carry a search score.
+    pub fn scored(&self) -> usize {
+        self.scores.iter().filter(|s| !s.is_nan()).count()
+    }
+
+    /// Replaces each scored position's target by `(1 - weight) · result + weight ·
+    /// sigmoid(k · score / 400)` and drops the scores. The search score is a far less noisy
+    /// label than the one game result it shares with every other position of its game.
+    /// With `weight` 0 the targets stay the results and only the scores are dropped.
+    pub fn blend_scores(&mut self, k: f64, weight: f64) {
+        for (result, &score) in self.results.iter_mut().zip(&self.scores) {
+            if !score.is_nan() && weight > 0.0 {
+                let expected = super::model::sigmoid(k * f64::from(score) / super::model::CP_SCALE);
+                *result = ((1.0 - weight) * f64::from(*result) + weight * expected) as f32;
+            }
+        }
+        self.scores = Vec::new();
+    }
+
     /// Appends a position.
-    pub fn push(&mut self, phase: i32, result: f32, terms: &[TraceTerm]) -> anyhow::Result<()> {
+    pub fn push(
+        &mut self,
+        phase: i32,
+        result: f32,
+        score: Option<f32>,
+        terms: &[TraceTerm],
+    ) -> anyhow::Result<()> {
         if self.offsets.is_empty() {
             self.offsets.push(0);
         }
@@ -98,15 +128,23 @@ impl TraceSet {
         self.terms.extend_from_slice(terms);
         self.offsets.push(end);
         self.phases.push(phase.clamp(0, eval::PHASE_MAX) as u8);
+        if score.is_some() || !self.scores.is_empty() {
+            self.scores.resize(self.results.len(), f32::NAN);
+            self.scores.push(score.unwrap_or(f32::NAN));
+        }
         self.results.push(result);
         Ok(())
+    }
+
+    fn score(&self, i: usize) -> Option<f32> {
+        self.scores.get(i).copied().filter(|s| !s.is_nan())
     }
 
     /// Appends every position of `other`.
     pub fn append(&mut self, other: &TraceSet) -> anyhow::Result<()> {
         for i in 0..other.len() {
             let p = other.position(i);
-            self.push(i32::from(p.phase), p.result, p.terms)?;
+            self.push(i32::from(p.phase), p.result, other.score(i), p.terms)?;
         }
         Ok(())
     }
@@ -116,7 +154,7 @@ impl TraceSet {
         let mut out = TraceSet::new();
         for &i in indices {
             let p = self.position(i);
-            out.push(i32::from(p.phase), p.result, p.terms)?;
+            out.push(i32::from(p.phase), p.result, self.score(i), p.terms)?;
         }
         Ok(out)
     }
@@ -225,9 +263,47 @@ pub fn append_samples(
     let mut dropped = 0;
     for (sample, trace) in samples.iter().zip(traced) {
         match trace {
-            Some(t) => set.push(t.phase, sample.result, &t.terms)?,
+            Some(t) => set.push(t.phase, sample.result, sample.score, &t.terms)?,
             None => dropped += 1,
         }
     }
     Ok(dropped)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn scores_follow_subsets_and_blend_into_the_targets() {
+        let mut set = TraceSet::new();
+        set.push(24, 1.0, None, &[]).unwrap();
+        assert_eq!(
+            set.bytes(),
+            4 + 4 + 1 + 4,
+            "no score storage without scores"
+        );
+        set.push(24, 1.0, Some(0.0), &[]).unwrap();
+        set.push(24, 0.0, Some(400.0), &[]).unwrap();
+        assert_eq!(set.scored(), 2);
+
+        let mut picked = set.subset(&[2, 0, 1]).unwrap();
+        assert_eq!(picked.scored(), 2);
+        picked.blend_scores(1.0, 0.5);
+        assert_eq!(picked.scored(), 0);
+        let expected_400 = 0.5 * super::super::model::sigmoid(1.0);
+        let targets = picked.results();
+        assert!(
+            (f64::from(targets[0]) - expected_400).abs() < 1e-6,
+            "{targets:?}"
+        );
+        assert_eq!(targets[1], 1.0, "no score: the result stays");
+        assert_eq!(
+            targets[2], 0.75,
+            "score 0 is an even chance, half of the target"
+        );
+
+        set.blend_scores(1.0, 0.0);
+        assert_eq!(set.results(), [1.0, 1.0, 0.0], "weight 0 keeps the results");
+    }
 }
