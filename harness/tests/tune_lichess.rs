@@ -10,7 +10,7 @@ use harness::tune::kfit::fit_k;
 use harness::tune::model::FeatureWeights;
 use harness::tune::optim::OptimOptions;
 use harness::tune::session::{self, DEFAULT_L2, DEFAULT_PATIENCE, KFitOn, Log, TuneConfig};
-use harness::tune::traces::{LoadOptions, load};
+use harness::tune::traces::{LoadOptions, Split, load};
 
 fn data() -> Option<PathBuf> {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/data/lichess-test.book.xz");
@@ -63,6 +63,7 @@ fn material_and_pst_tune_with_defaults_generalises() {
         k_fit_on: KFitOn::All,
         patience: DEFAULT_PATIENCE,
         validation: 0.1,
+        split: Split::Random,
         score_weight: 0.0,
         seed: 1,
         resolve: false,

@@ -11,6 +11,7 @@ use crate::tune::optim::{OptimOptions, Optimizer};
 use crate::tune::session::{
     self, DEFAULT_L2, DEFAULT_PATIENCE, KFitOn, Log, TuneConfig, TuneSummary,
 };
+use crate::tune::traces::Split;
 
 #[derive(Debug, clap::Args)]
 pub struct TuneArgs {
@@ -59,6 +60,10 @@ pub struct TuneArgs {
     /// --format score`); validation is always against game results.
     #[arg(long, default_value_t = 0.0)]
     pub score_weight: f64,
+    /// Validation positions: `random` (seeded), or `tail`, the last positions in file order,
+    /// which for `harness datagen` output are whole games.
+    #[arg(long, value_enum, default_value = "random")]
+    pub split: Split,
     /// Seed of the train/validation shuffle.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
@@ -118,6 +123,7 @@ pub fn run(args: TuneArgs) -> anyhow::Result<ExitCode> {
         k_fit_on: args.k_fit,
         patience: args.patience,
         validation: args.validation,
+        split: args.split,
         score_weight: args.score_weight,
         seed: args.seed,
         resolve: args.resolve,

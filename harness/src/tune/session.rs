@@ -13,7 +13,7 @@ use super::dataset::Format;
 use super::kfit::fit_k;
 use super::model::{FeatureWeights, Objective, mse, parameter_usage};
 use super::optim::{Control, OnProgress, OptimOptions, minimize};
-use super::traces::{self, LoadOptions, TraceSet};
+use super::traces::{self, LoadOptions, Split, TraceSet};
 use crate::UsageError;
 
 /// Where progress lines go.
@@ -70,6 +70,8 @@ pub struct TuneConfig {
     pub patience: u64,
     /// Share of the positions held out for validation.
     pub validation: f64,
+    /// How the validation positions are chosen.
+    pub split: Split,
     /// Weight of the search score in the training target (0 = the game result alone); the
     /// validation error is always measured against game results.
     pub score_weight: f64,
@@ -196,7 +198,7 @@ pub fn run(config: &TuneConfig) -> anyhow::Result<TuneSummary> {
         KFitOn::All => Some(fit_k(&all, &init_weights)?.0),
         KFitOn::Train => None,
     };
-    let (train, validation) = all.split(config.validation, config.seed)?;
+    let (train, validation) = all.split(config.validation, config.split, config.seed)?;
     drop(all);
     if train.is_empty() {
         return Err(UsageError("no positions left for training".into()).into());

@@ -159,17 +159,27 @@ impl TraceSet {
         Ok(out)
     }
 
-    /// A seeded random split into `(train, validation)` with about `validation_fraction` of
-    /// the positions in the second.
+    /// A split into `(train, validation)` with about `validation_fraction` of the positions in
+    /// the second: a seeded random choice, or with [`Split::Tail`] the last positions in file
+    /// order.
     pub fn split(
         &self,
         validation_fraction: f64,
+        how: Split,
         seed: u64,
     ) -> anyhow::Result<(TraceSet, TraceSet)> {
         let mut indices: Vec<usize> = (0..self.len()).collect();
-        indices.shuffle(&mut ChaCha8Rng::seed_from_u64(seed));
         let validation = ((self.len() as f64) * validation_fraction.clamp(0.0, 1.0)).round();
-        let (validation, train) = indices.split_at(validation as usize);
+        let (validation, train) = match how {
+            Split::Random => {
+                indices.shuffle(&mut ChaCha8Rng::seed_from_u64(seed));
+                indices.split_at(validation as usize)
+            }
+            Split::Tail => {
+                let (train, validation) = indices.split_at(self.len() - validation as usize);
+                (validation, train)
+            }
+        };
         Ok((self.subset(train)?, self.subset(validation)?))
     }
 
@@ -181,6 +191,17 @@ impl TraceSet {
         let indices: Vec<usize> = (0..count).map(|i| i % self.len()).collect();
         self.subset(&indices)
     }
+}
+
+/// Which positions are held out for validation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Split {
+    /// A seeded random choice of positions.
+    Random,
+    /// The last positions of the data, in file order. `harness datagen` writes each game's
+    /// positions together, so this holds out whole games: positions of one game share its
+    /// result, and a random split would let validation see the games it is trained on.
+    Tail,
 }
 
 /// How to turn data-set files into traces.
@@ -305,5 +326,26 @@ mod tests {
 
         set.blend_scores(1.0, 0.0);
         assert_eq!(set.results(), [1.0, 1.0, 0.0], "weight 0 keeps the results");
+    }
+
+    #[test]
+    fn tail_split_holds_out_the_last_positions_in_order() {
+        let mut set = TraceSet::new();
+        for i in 0..10u8 {
+            set.push(i32::from(i), 0.5, None, &[]).unwrap();
+        }
+        let phases = |s: &TraceSet| {
+            (0..s.len())
+                .map(|i| s.position(i).phase)
+                .collect::<Vec<_>>()
+        };
+        let (train, validation) = set.split(0.3, Split::Tail, 1).unwrap();
+        assert_eq!(phases(&train), [0, 1, 2, 3, 4, 5, 6]);
+        assert_eq!(phases(&validation), [7, 8, 9]);
+        let (train, validation) = set.split(0.3, Split::Random, 1).unwrap();
+        assert_eq!((train.len(), validation.len()), (7, 3));
+        let mut all = [phases(&train), phases(&validation)].concat();
+        all.sort_unstable();
+        assert_eq!(all, (0..10).collect::<Vec<u8>>());
     }
 }
