@@ -1,5 +1,6 @@
 //! K+Q vs K and K+R vs K played out by the engine on both sides: the king-distance term
-//! (`king_distance_factor`) is what lets a shallow search bring its king over and mate.
+//! (`king_distance_factor`) is what lets a shallow search bring its king over and mate when
+//! nothing else in the evaluation does, and the default evaluation mates.
 
 use std::sync::atomic::AtomicBool;
 
@@ -46,11 +47,29 @@ fn plies_to_mate(params: &Params, fen: &str) -> Option<usize> {
     None
 }
 
+/// Material plus the K+piece vs K terms, nothing else: what the king-distance term does alone,
+/// without piece-square tables that also push the lone king to the edge.
+fn material_and_mating_terms() -> Params {
+    let defaults = Params::default();
+    let mut params = Params::material_only();
+    for name in [
+        "king_distance_factor",
+        "mate_edge_0",
+        "mate_edge_1",
+        "mate_edge_2",
+        "mate_edge_3",
+    ] {
+        let value = defaults.get_by_name(name).unwrap();
+        params.set_assignment(&format!("{name}={value}")).unwrap();
+    }
+    params
+}
+
 #[test]
 fn king_distance_term_wins_kqk_and_krk() {
-    let with = Params::default();
+    let with = material_and_mating_terms();
     assert!(with.get_by_name("king_distance_factor").unwrap() > 0);
-    let mut without = Params::default();
+    let mut without = with.clone();
     without.set_assignment("king_distance_factor=0").unwrap();
     let mut total_with = 0;
     let mut total_without = 0;
@@ -74,4 +93,13 @@ fn king_distance_term_wins_kqk_and_krk() {
         lost_without > 0 || total_without > total_with * 5 / 4,
         "factor 0: {total_without} plies ({lost_without} not won) vs {total_with}"
     );
+}
+
+#[test]
+fn default_evaluation_mates_kqk_and_krk() {
+    for fen in STARTS {
+        let plies = plies_to_mate(&Params::default(), fen);
+        eprintln!("{fen}: mate after {plies:?} plies");
+        assert!(plies.is_some(), "{fen}: not won within 50 moves");
+    }
 }

@@ -161,8 +161,37 @@ static REGISTRY: LazyLock<Registry> = LazyLock::new(|| {
         .enumerate()
         .map(|(i, s)| (s.name.clone(), i))
         .collect();
+    apply_tuned_defaults(&mut specs, &by_name);
     Registry { specs, by_name }
 });
+
+/// The evaluation weights of the last tune that won its SPRT against the defaults before it
+/// (`docs/tuning-loop.md`), over the hand-written starting values in `defaults.rs`: only the
+/// weights that tune changed, as `name = value` lines.
+const TUNED_DEFAULTS: &str = include_str!("tuned.toml");
+
+/// Sets the defaults named in [`TUNED_DEFAULTS`]. The file is compiled in, so a bad entry is a
+/// bug caught by the tests, not user input.
+fn apply_tuned_defaults(
+    specs: &mut [ParamSpec],
+    by_name: &std::collections::HashMap<String, ParamId>,
+) {
+    let table: toml::Table = TUNED_DEFAULTS
+        .parse()
+        .unwrap_or_else(|e| panic!("params/tuned.toml: {e}"));
+    for (name, value) in table {
+        let id = *by_name
+            .get(&name)
+            .unwrap_or_else(|| panic!("params/tuned.toml: no parameter '{name}'"));
+        let spec = &mut specs[id];
+        let value = value
+            .as_integer()
+            .and_then(|v| i32::try_from(v).ok())
+            .filter(|v| (spec.min..=spec.max).contains(v) && spec.kind == ParamKind::Eval)
+            .unwrap_or_else(|| panic!("params/tuned.toml: bad value for '{name}'"));
+        spec.default = value;
+    }
+}
 
 /// Every parameter's specification, indexed by [`ParamId`].
 pub fn specs() -> &'static [ParamSpec] {
@@ -423,6 +452,34 @@ fn flatten(prefix: &str, table: &toml::Table, out: &mut Vec<(String, toml::Value
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn tuned_defaults_each_change_a_hand_written_evaluation_default() {
+        let base = |id: ParamId| {
+            let f = id / 2;
+            if f < TAPERED_FEATURES {
+                let (mg, eg) = defaults::tapered(f);
+                if id % 2 == 0 { mg } else { eg }
+            } else {
+                defaults::flat(id - TAPERED_FEATURES)
+            }
+        };
+        let changed: Vec<ParamId> = (0..EVAL_PARAMS)
+            .filter(|&id| specs()[id].default != base(id))
+            .collect();
+        let lines = TUNED_DEFAULTS
+            .lines()
+            .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+            .count();
+        assert_eq!(
+            changed.len(),
+            lines,
+            "every line of tuned.toml changes one default"
+        );
+        for id in changed {
+            assert_eq!(specs()[id].kind, ParamKind::Eval, "{}", specs()[id].name);
+        }
+    }
 
     #[test]
     fn named_knobs_exist_with_exact_names() {
