@@ -167,10 +167,10 @@ fn every_search_feature_can_be_switched_off() {
         ("qsearch_check_plies", qe8),
         ("mate_distance_pruning", mate),
     ] {
-        let base = search_with(Params::default(), fen, depth(6), &[]).nodes;
+        let base = search_with(Params::default(), fen, depth(7), &[]).nodes;
         let mut p = Params::default();
         p.set_assignment(&format!("{name}=0")).unwrap();
-        let r = search_with(p, fen, depth(6), &[]);
+        let r = search_with(p, fen, depth(7), &[]);
         assert!(r.best_move.is_some());
         assert_ne!(r.nodes, base, "{name}=0 changed nothing");
     }
@@ -247,9 +247,11 @@ fn design_notes_red1_needs_the_tactical_quiescence() {
         let r = design_position(fen, checks, 4);
         assert!(!wins_a_rook(&r), "checks={checks}: {r:?}");
     }
-    // The main search makes up for missing quiescence checks one ply at a time.
-    let r = design_position(fen, 2, 5);
+    // The main search makes up for missing quiescence checks with depth: a ply or two more
+    // than the checks it lacks, since its own pruning (null move, late-move reductions)
+    // trims quiet checks too.
+    let r = design_position(fen, 2, 6);
     assert!(uci(&r) == "e1d1" && wins_a_rook(&r), "{r:?}");
-    let r = design_position(fen, 0, 7);
+    let r = design_position(fen, 0, 8);
     assert!(uci(&r) == "e1d1" && wins_a_rook(&r), "{r:?}");
 }
