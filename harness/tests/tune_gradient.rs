@@ -5,7 +5,9 @@ use std::sync::Arc;
 
 use engine::params::{self, EVAL_PARAMS, Params, feature};
 use harness::tune::dataset::{Sample, parse_position};
-use harness::tune::model::{FeatureWeights, Objective, mse, mse_and_gradient, parameter_usage};
+use harness::tune::model::{
+    FeatureWeights, Objective, mse, mse_and_gradient, parameter_usage, pst_neighbours,
+};
 use harness::tune::traces::{TraceSet, append_samples};
 use rand::seq::IndexedRandom;
 use rand::{RngExt, SeedableRng};
@@ -105,6 +107,34 @@ fn objective_gradient_with_l2_matches_finite_differences() {
     let set = Arc::new(sample_set());
     let tuned: Vec<usize> = (0..EVAL_PARAMS).step_by(7).collect();
     let objective = Objective::new(set, 2.5, &Params::default(), tuned).with_l2(1e-2);
+    check_objective_gradient(&objective);
+}
+
+#[test]
+fn objective_gradient_with_smoothness_matches_finite_differences() {
+    use feature::{MOBILITY_KNIGHT, PST};
+    let set = Arc::new(sample_set());
+    // The knight and bishop tables whole (both phases), so neighbours are tuned together.
+    let tuned: Vec<usize> = (2 * (PST + 64)..2 * (PST + 192)).collect();
+    assert!(2 * (PST + 192) <= 2 * MOBILITY_KNIGHT);
+    let objective = Objective::new(set, 2.5, &Params::default(), tuned.clone())
+        .with_l2(1e-3)
+        .with_smoothness(1e-1);
+    // Each of the 4 tables (2 pieces x 2 phases) has 2 x 8 x 7 neighbouring pairs.
+    assert_eq!(pst_neighbours(&tuned).len(), 4 * 112);
+    check_objective_gradient(&objective);
+    // The prior pulls a lone spike back toward its neighbours.
+    let mut x = objective.start();
+    x[2 * 27] += 100.0; // knight d4, middlegame
+    let smooth = objective.loss_and_gradient(&x).1[2 * 27];
+    let plain = Objective::new(Arc::new(sample_set()), 2.5, &Params::default(), tuned)
+        .with_l2(1e-3)
+        .loss_and_gradient(&x)
+        .1[2 * 27];
+    assert!(smooth > plain, "smoothness gradient {smooth} vs {plain}");
+}
+
+fn check_objective_gradient(objective: &Objective) {
     let mut rng = ChaCha8Rng::seed_from_u64(3);
     let x: Vec<f64> = objective
         .start()

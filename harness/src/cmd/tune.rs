@@ -9,7 +9,7 @@ use crate::UsageError;
 use crate::tune::dataset::Format;
 use crate::tune::optim::{OptimOptions, Optimizer};
 use crate::tune::session::{
-    self, DEFAULT_L2, DEFAULT_PATIENCE, KFitOn, Log, TuneConfig, TuneSummary,
+    self, DEFAULT_L2, DEFAULT_PATIENCE, DEFAULT_SMOOTHNESS, KFitOn, Log, TuneConfig, TuneSummary,
 };
 use crate::tune::traces::Split;
 
@@ -45,6 +45,10 @@ pub struct TuneArgs {
     /// `(Σ err² + λ · Σ (w − w_start)²) / positions` (weights in centipawns); 0 = none.
     #[arg(long, default_value_t = DEFAULT_L2)]
     pub l2: f64,
+    /// Smoothness prior on the piece-square tables: adds `λ · Σ (w_a − w_b)² / positions`
+    /// over squares next to each other (same table and phase); 0 = none.
+    #[arg(long, default_value_t = DEFAULT_SMOOTHNESS)]
+    pub smooth: f64,
     /// Positions K is fitted on (with the starting weights, then fixed).
     #[arg(long, value_enum, default_value = "all")]
     pub k_fit: KFitOn,
@@ -102,6 +106,11 @@ pub fn run(args: TuneArgs) -> anyhow::Result<ExitCode> {
         ))
         .into());
     }
+    if !(args.smooth >= 0.0 && args.smooth.is_finite()) {
+        return Err(
+            UsageError(format!("--smooth {} must be zero or positive", args.smooth)).into(),
+        );
+    }
     if !(args.l2 >= 0.0 && args.l2.is_finite()) {
         return Err(UsageError(format!("--l2 {} must be zero or positive", args.l2)).into());
     }
@@ -120,6 +129,7 @@ pub fn run(args: TuneArgs) -> anyhow::Result<ExitCode> {
             ..OptimOptions::default()
         },
         l2: args.l2,
+        smoothness: args.smooth,
         k_fit_on: args.k_fit,
         patience: args.patience,
         validation: args.validation,

@@ -186,6 +186,37 @@ pub struct Objective {
     /// Weight of the L2 penalty on the tuned parameters' distance from their start, per
     /// position (see [`Objective::with_l2`]).
     l2: f64,
+    /// Weight of the penalty on differences between neighbouring squares of a piece-square
+    /// table, per position (see [`Objective::with_smoothness`]).
+    smoothness: f64,
+    /// Pairs of indices into the tuned parameters: the same table and phase, neighbouring
+    /// squares.
+    neighbours: Vec<(usize, usize)>,
+}
+
+/// Pairs of positions in `tuned` that hold the same piece-square table and phase on squares
+/// next to each other along a rank or a file.
+pub fn pst_neighbours(tuned: &[ParamId]) -> Vec<(usize, usize)> {
+    use engine::params::feature::{MOBILITY_KNIGHT, PST};
+    let index: std::collections::HashMap<ParamId, usize> =
+        tuned.iter().enumerate().map(|(i, &id)| (id, i)).collect();
+    let mut pairs = Vec::new();
+    for (i, &id) in tuned.iter().enumerate() {
+        let feature = id / 2;
+        if !(PST..MOBILITY_KNIGHT).contains(&feature) || id >= 2 * params::TAPERED_FEATURES {
+            continue;
+        }
+        let square = (feature - PST) % 64;
+        // The neighbour to the east (same rank) and to the north (same file), each pair once.
+        let east = (square % 8 < 7).then(|| id + 2);
+        let north = (square / 8 < 7).then(|| id + 2 * 8);
+        for other in [east, north].into_iter().flatten() {
+            if let Some(&j) = index.get(&other) {
+                pairs.push((i, j));
+            }
+        }
+    }
+    pairs
 }
 
 impl Objective {
@@ -201,7 +232,23 @@ impl Objective {
                 .collect(),
             tuned,
             l2: 0.0,
+            smoothness: 0.0,
+            neighbours: Vec::new(),
         }
+    }
+
+    /// A smoothness prior on the piece-square tables: the loss gains
+    /// `smoothness · Σ (x_a − x_b)² / positions` over neighbouring squares of one table and
+    /// phase. Neighbouring squares seldom differ much in value, so a rarely seen square borrows
+    /// strength from its neighbours instead of fitting its few positions' noise.
+    pub fn with_smoothness(mut self, smoothness: f64) -> Self {
+        self.smoothness = smoothness;
+        self.neighbours = if smoothness > 0.0 {
+            pst_neighbours(&self.tuned)
+        } else {
+            Vec::new()
+        };
+        self
     }
 
     /// Ridge regularisation towards the start: the loss becomes
@@ -255,6 +302,15 @@ impl Objective {
                 let d = v - self.base[id];
                 loss += l2 * d * d;
                 *g += 2.0 * l2 * d;
+            }
+        }
+        if self.smoothness > 0.0 && !self.set.is_empty() {
+            let s = self.smoothness / self.set.len() as f64;
+            for &(a, b) in &self.neighbours {
+                let d = x[a] - x[b];
+                loss += s * d * d;
+                gradient[a] += 2.0 * s * d;
+                gradient[b] -= 2.0 * s * d;
             }
         }
         (loss, gradient)

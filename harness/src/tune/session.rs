@@ -34,8 +34,11 @@ impl Log {
     }
 }
 
-/// Default L2 strength toward the starting weights (chosen by the sweep in the README).
-pub const DEFAULT_L2: f64 = 1e-4;
+/// Default L2 strength toward the starting weights (chosen by the sweeps in docs/tuning.md).
+pub const DEFAULT_L2: f64 = 3e-5;
+/// Default smoothness prior on the piece-square tables (chosen by the sweeps in
+/// docs/tuning.md).
+pub const DEFAULT_SMOOTHNESS: f64 = 1e-4;
 /// Default early-stopping patience, in iterations (chosen by the sweep in the README).
 pub const DEFAULT_PATIENCE: u64 = 50;
 
@@ -63,6 +66,8 @@ pub struct TuneConfig {
     pub optim: OptimOptions,
     /// L2 penalty on the tuned weights' distance from their start (0 = none).
     pub l2: f64,
+    /// Penalty on differences between neighbouring piece-square table entries (0 = none).
+    pub smoothness: f64,
     pub k_fit_on: KFitOn,
     /// Early stopping: end the run after this many iterations without a new best validation
     /// error, and keep the parameters with the best one. 0 = off: run to the iteration limit and
@@ -261,11 +266,12 @@ pub fn run(config: &TuneConfig) -> anyhow::Result<TuneSummary> {
     }
     let early_stopping = config.patience > 0 && !validation.is_empty();
     log.line(format_args!(
-        "tuning {} parameters with {:?}, up to {} iterations, L2 {:e}{}",
+        "tuning {} parameters with {:?}, up to {} iterations, L2 {:e}, PST smoothness {:e}{}",
         tuned.len(),
         config.optim.optimizer,
         config.optim.iterations,
         config.l2,
+        config.smoothness,
         if early_stopping {
             format!(
                 ", early stopping after {} without a better validation MSE",
@@ -276,8 +282,11 @@ pub fn run(config: &TuneConfig) -> anyhow::Result<TuneSummary> {
         }
     ));
 
-    let objective =
-        Arc::new(Objective::new(Arc::new(train), k, &config.init, tuned).with_l2(config.l2));
+    let objective = Arc::new(
+        Objective::new(Arc::new(train), k, &config.init, tuned)
+            .with_l2(config.l2)
+            .with_smoothness(config.smoothness),
+    );
     let best = Arc::new(Mutex::new(BestValidation {
         mse: initial_validation_mse.unwrap_or(f64::INFINITY),
         iteration: 0,
