@@ -116,7 +116,7 @@ fn objective_gradient_with_smoothness_matches_finite_differences() {
     let set = Arc::new(sample_set());
     // The knight and bishop tables whole (both phases), so neighbours are tuned together.
     let tuned: Vec<usize> = (2 * (PST + 64)..2 * (PST + 192)).collect();
-    assert!(2 * (PST + 192) <= 2 * MOBILITY_KNIGHT);
+    const { assert!(PST + 192 <= MOBILITY_KNIGHT) };
     let objective = Objective::new(set, 2.5, &Params::default(), tuned.clone())
         .with_l2(1e-3)
         .with_smoothness(1e-1);
