@@ -81,6 +81,25 @@ fn lone_king_coefficients() {
     let pos = from_fen("8/8/8/8/8/8/6K1/4k1r1 w - - 0 1");
     assert_eq!(coef(&pos, feature::KING_DISTANCE), -5);
     assert_eq!(coef(&pos, feature::MATE_EDGE + 1), -1);
+    // A lone-king ending reports material and the mating terms only: no tables, no mobility,
+    // no side-to-move bonus, which would pull the kings elsewhere.
+    for fen in [
+        "8/8/8/4k3/8/3K4/8/7R b - - 0 1",
+        "8/8/8/3k4/8/8/8/2BNK3 w - - 0 1",
+    ] {
+        let pos = from_fen(fen);
+        for t in coefs(&pos).terms {
+            let f = usize::from(t.feature);
+            assert!(
+                f < feature::PST || f == feature::KING_DISTANCE || f >= feature::MATE_EDGE,
+                "{fen}: feature {}",
+                feature::name(f)
+            );
+        }
+    }
+    // With pawns the whole evaluation counts again.
+    let pos = from_fen("8/8/8/3k4/8/8/3P4/3QK3 w - - 0 1");
+    assert_ne!(coef(&pos, feature::TEMPO), 0);
     // KBNK counts, KQKR (not a lone king) and positions with pawns do not.
     let pos = from_fen("8/8/8/3k4/8/8/8/2BNK3 w - - 0 1");
     assert_eq!(coef(&pos, feature::KING_DISTANCE), 7 - 4);

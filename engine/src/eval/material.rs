@@ -14,6 +14,24 @@ pub(super) fn relative(square: Square, color: Color) -> Square {
     }
 }
 
+/// Piece counts of `color` alone, without the tables.
+pub(super) fn material<S: Sink>(board: &Board, color: Color, sink: &mut S) {
+    let s = sign(color);
+    let ours = board.by_color(color);
+    for role in [
+        Role::Pawn,
+        Role::Knight,
+        Role::Bishop,
+        Role::Rook,
+        Role::Queen,
+    ] {
+        let count = (board.by_role(role) & ours).count() as i32;
+        if count != 0 {
+            sink.add(feature::MATERIAL + role as usize - 1, s * count);
+        }
+    }
+}
+
 /// Piece counts and piece-square entries for every piece of `color` (the king has a PST but
 /// no material weight).
 pub(super) fn material_and_pst<S: Sink>(board: &Board, color: Color, sink: &mut S) {

@@ -32,6 +32,14 @@ fn edge_distance(square: Square) -> usize {
     file.min(7 - file).min(rank).min(7 - rank) as usize
 }
 
+/// Whether one side has a bare king, the other mating material, and there are no pawns.
+pub(super) fn is_lone_king_ending(board: &Board) -> bool {
+    board.pawns().is_empty()
+        && Color::ALL.into_iter().any(|winner| {
+            board.by_color(!winner).count() == 1 && has_mating_material(board, winner)
+        })
+}
+
 /// K+pieces vs a lone king without pawns: with the winner's sign, `7 − distance` between the
 /// kings (`king_distance_factor`) and the loser's distance to the edge (`mate_edge_<d>`).
 pub(super) fn lone_king<S: Sink>(board: &Board, sink: &mut S) {

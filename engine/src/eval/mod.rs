@@ -61,6 +61,15 @@ pub fn extract<S: Sink>(pos: &Chess, sink: &mut S) {
     if mating::is_dead_draw(board) {
         return;
     }
+    if mating::is_lone_king_ending(board) {
+        // Only material and the mating terms: the tables and the other terms were fitted on
+        // positions with play left and would pull the kings away from the mating pattern.
+        for color in Color::ALL {
+            material::material(board, color, sink);
+        }
+        mating::lone_king(board, sink);
+        return;
+    }
     for color in Color::ALL {
         material::material_and_pst(board, color, sink);
         pawns::pawn_structure(board, color, sink);
