@@ -66,6 +66,9 @@ fn bad_options_are_usage_errors() {
     let zero = datagen(&out, &["--positions", "0"]);
     assert_eq!(zero.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&zero.stderr).contains("--positions"));
+    let negative = datagen(&out, &["--positions", "10", "--max-opening-score=-5"]);
+    assert_eq!(negative.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&negative.stderr).contains("--max-opening-score -5"));
 
     let missing = dir.path().join("no-such-book.epd");
     let output = datagen(

@@ -21,6 +21,7 @@ fn config(seed: u64, concurrency: usize) -> SelfPlayConfig {
         nodes: 300,
         hash_mb: 1,
         random_plies: 4,
+        max_opening_score: Some(100),
         seed,
         concurrency,
         rules: default_rules(),
@@ -162,16 +163,49 @@ fn score_format_has_search_scores_from_whites_view() {
 #[test]
 fn random_plies_alternate_parity_so_neither_colour_always_moves_first() {
     for index in 0..6 {
-        let opening = selfplay::opening_for(index, None, 4, 9);
+        let opening = selfplay::opening_for(index, None, 4, 9, &mut |_| true);
         assert_eq!(opening.moves.len() as u64, 4 + index % 2, "game {index}");
         assert!(!opening.position.legal_moves().is_empty());
     }
-    assert!(selfplay::opening_for(1, None, 0, 9).moves.is_empty());
+    assert!(
+        selfplay::opening_for(1, None, 0, 9, &mut |_| true)
+            .moves
+            .is_empty()
+    );
     // The same game index and seed give the same opening; another seed another one.
-    let a = selfplay::opening_for(3, None, 4, 9).moves;
-    assert_eq!(a, selfplay::opening_for(3, None, 4, 9).moves);
+    let a = selfplay::opening_for(3, None, 4, 9, &mut |_| true).moves;
+    assert_eq!(a, selfplay::opening_for(3, None, 4, 9, &mut |_| true).moves);
     let others: Vec<_> = (10..20)
-        .map(|seed| selfplay::opening_for(3, None, 4, seed).moves)
+        .map(|seed| selfplay::opening_for(3, None, 4, seed, &mut |_| true).moves)
         .collect();
     assert!(others.iter().any(|m| *m != a));
+}
+
+#[test]
+fn lopsided_random_lines_are_drawn_again() {
+    use engine::search::Searcher;
+    // Every accepted line passed the check, and rejected ones were redrawn.
+    let mut searcher = Searcher::new(Params::default(), 1);
+    let mut checked = 0;
+    let mut rejected = 0;
+    for index in 0..20 {
+        let opening = selfplay::opening_for(index, None, 6, 3, &mut |position| {
+            checked += 1;
+            let ok = searcher.quiet_leaf(position).0.abs() <= 50;
+            rejected += usize::from(!ok);
+            ok
+        });
+        assert_eq!(opening.moves.len() as u64, 6 + index % 2);
+        let score = Searcher::new(Params::default(), 1)
+            .quiet_leaf(&opening.position)
+            .0;
+        assert!(score.abs() <= 50, "game {index}: {score}");
+    }
+    assert!(
+        rejected > 0,
+        "six random plies never lost material in {checked} lines"
+    );
+    // When no line passes, the book opening is played without random moves.
+    let opening = selfplay::opening_for(0, None, 4, 3, &mut |_| false);
+    assert!(opening.moves.is_empty());
 }

@@ -18,7 +18,7 @@ use crate::usage_bail;
 #[command(
     after_help = "Each game starts from a book opening (--book, else the shipped book \
 openings/balanced-8ply.epd if found, else the start position) plus --random-plies random \
-moves. Kept: positions the engine searched, not in check, before any mate score, each replaced \
+moves, drawn again while the position after them is lopsided (--max-opening-score). Kept: positions the engine searched, not in check, before any mate score, each replaced \
 by the leaf of its quiescence PV; duplicates (board, side, castling, en passant) removed. Labels are the game result from White's view. \
 Lines are written whole as each game ends, so a stopped run leaves a usable file. \
 Same --seed and settings give the same file, whatever the --concurrency."
@@ -49,6 +49,10 @@ pub struct DatagenArgs {
     /// ones, so that each colour is as often the first to answer the other's random move.
     #[arg(long, default_value_t = 4)]
     pub random_plies: usize,
+    /// Draw the random plies again while the position after them scores beyond this many
+    /// centipawns (quiescence search); 0 = keep every random line.
+    #[arg(long, value_name = "CP", default_value_t = 100)]
+    pub max_opening_score: i32,
     /// Seed of the opening order and the random plies (default: from the clock, printed).
     #[arg(long)]
     pub seed: Option<u64>,
@@ -72,6 +76,12 @@ pub fn run(args: DatagenArgs) -> anyhow::Result<ExitCode> {
     }
     if args.nodes == 0 {
         usage_bail!("--nodes must be at least 1");
+    }
+    if args.max_opening_score < 0 {
+        usage_bail!(
+            "--max-opening-score {} must be 0 (off) or positive",
+            args.max_opening_score
+        );
     }
     if args.hash == 0 {
         usage_bail!("--hash must be at least 1 MiB");
@@ -129,6 +139,7 @@ pub fn run(args: DatagenArgs) -> anyhow::Result<ExitCode> {
             nodes: args.nodes,
             hash_mb: args.hash,
             random_plies: args.random_plies,
+            max_opening_score: (args.max_opening_score > 0).then_some(args.max_opening_score),
             seed,
             concurrency,
             rules: datagen::default_rules(),

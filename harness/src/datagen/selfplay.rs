@@ -14,7 +14,7 @@ use engine::search::Searcher;
 use rand::SeedableRng;
 use rand::seq::IndexedRandom;
 use rand_chacha::ChaCha8Rng;
-use shakmaty::Position;
+use shakmaty::{Chess, Position};
 
 use super::filter::{self, Candidate, FilterStats};
 use crate::book::{Book, Opening};
@@ -33,6 +33,9 @@ pub struct SelfPlayConfig {
     pub hash_mb: usize,
     /// Uniformly random legal moves played after the book line, before the engines take over.
     pub random_plies: usize,
+    /// Random lines whose end position scores beyond this (quiescence, centipawns) are drawn
+    /// again; `None` keeps every line.
+    pub max_opening_score: Option<i32>,
     pub seed: u64,
     /// Games played at once (one thread each).
     pub concurrency: usize,
@@ -90,8 +93,16 @@ fn game_seed(seed: u64, index: u64) -> u64 {
 /// the other side's last random move, so with a fixed count one colour would always get that
 /// chance and win far more often (measured: 4 plies from 8moves_v3 at 1000 nodes gave 266
 /// White wins to 145 Black wins). The random moves count as book moves, so the engines take
-/// over after them and the filter skips them. A random line that ends the game is redrawn.
-pub fn opening_for(index: u64, book: Option<&Book>, random_plies: usize, seed: u64) -> Opening {
+/// over after them and the filter skips them. A random line that ends the game, or whose end
+/// position `balanced` rejects, is redrawn; after 100 rejected lines the book opening is played
+/// without random moves.
+pub fn opening_for(
+    index: u64,
+    book: Option<&Book>,
+    random_plies: usize,
+    seed: u64,
+    balanced: &mut dyn FnMut(&Chess) -> bool,
+) -> Opening {
     let base = match book {
         Some(book) => book.for_pair(index as usize).1.clone(),
         None => Opening::startpos(),
@@ -113,7 +124,7 @@ pub fn opening_for(index: u64, book: Option<&Book>, random_plies: usize, seed: u
             position.play_unchecked(m);
             moves.push(m);
         }
-        if !position.legal_moves().is_empty() {
+        if !position.legal_moves().is_empty() && balanced(&position) {
             return Opening {
                 start: base.start.clone(),
                 moves,
@@ -190,7 +201,18 @@ fn play_games(
     };
     while !stop.load(Ordering::Relaxed) {
         let index = next_index.fetch_add(1, Ordering::Relaxed);
-        let opening = opening_for(index, book, config.random_plies, config.seed);
+        // A random move that hangs a piece decides the game before it starts, and labels its
+        // positions with the blunder instead of the evaluation.
+        let opening = opening_for(
+            index,
+            book,
+            config.random_plies,
+            config.seed,
+            &mut |position| match config.max_opening_score {
+                Some(limit) => resolver.quiet_leaf(position).0.abs() <= limit,
+                None => true,
+            },
+        );
         let players: [&mut dyn Player; 2] = [&mut white, &mut black];
         let Ok(record) = play_game(players, [limits, limits], &opening, &config.rules, stop) else {
             return;
