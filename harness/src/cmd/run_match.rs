@@ -1009,6 +1009,8 @@ pub fn run_config(
 
     let mut search_time = Duration::ZERO;
     let mut played_here = 0u64;
+    // The game count at which the LLR first crossed a bound in this run.
+    let mut crossed_at: Option<u64> = None;
     let outcome = tournament::run(config, book.as_ref(), dir, &done, stop, &mut |g| {
         progress.inc(1);
         played_here += 1;
@@ -1029,6 +1031,7 @@ pub fn run_config(
         }
         match &sprt {
             Some(s) if pair_done && tally.summary(Some(s)).state() != SprtState::Continue => {
+                crossed_at.get_or_insert(tally.games);
                 Control::FinishStartedPairs
             }
             _ => Control::Continue,
@@ -1080,7 +1083,9 @@ pub fn run_config(
     extra.insert("faults".into(), serde_json::to_value(&faults)?);
     extra.insert("interrupted".into(), outcome.interrupted.into());
     extra.insert("fault_stop".into(), outcome.fault_stop.clone().into());
-    extra.insert("stopped_by_sprt".into(), outcome.stopped_early.into());
+    // Stopped by a decision that still holds once the pairs under way are counted.
+    let stopped_by_sprt = outcome.stopped_early && summary.state() != SprtState::Continue;
+    extra.insert("stopped_by_sprt".into(), stopped_by_sprt.into());
     write_summary(dir, &summary, extra)?;
     // The games and summary are already safe on disk; a report failure only warns.
     match crate::report::write_reports(dir) {
@@ -1094,12 +1099,21 @@ pub fn run_config(
     }
     if display.reports {
         println!("{}", report_text(config, &tally, sprt.as_ref()));
-        if outcome.stopped_early {
-            println!(
+        match crossed_at {
+            // The pairs already started when the LLR crossed a bound count too, and brought it
+            // back inside: the test goes on.
+            Some(at) if summary.state() == SprtState::Continue => println!(
+                "SPRT: the LLR crossed a bound after {at} games, but the pairs already under way \
+                 brought it back to {:.2}: no decision yet; continue with\n  harness match --resume {}",
+                summary.llr.unwrap_or(f64::NAN),
+                shell_quote(&dir.display().to_string())
+            ),
+            _ if outcome.stopped_early => println!(
                 "SPRT: {} after {} games",
                 summary.state().name(),
                 summary.games
-            );
+            ),
+            _ => {}
         }
     }
     Ok(MatchReport {
@@ -1107,7 +1121,7 @@ pub fn run_config(
         summary,
         tally_games: tally.games,
         interrupted: outcome.interrupted,
-        stopped_by_sprt: outcome.stopped_early,
+        stopped_by_sprt,
         fault_stop: outcome.fault_stop.clone(),
         wall_seconds: wall,
         search_seconds: search_time.as_secs_f64(),
