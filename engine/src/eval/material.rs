@@ -14,17 +14,11 @@ pub(super) fn relative(square: Square, color: Color) -> Square {
     }
 }
 
-/// Piece counts of `color` alone, without the tables.
+/// Piece counts of `color` (the king has no material weight).
 pub(super) fn material<S: Sink>(board: &Board, color: Color, sink: &mut S) {
     let s = sign(color);
     let ours = board.by_color(color);
-    for role in [
-        Role::Pawn,
-        Role::Knight,
-        Role::Bishop,
-        Role::Rook,
-        Role::Queen,
-    ] {
+    for role in Role::ALL.into_iter().filter(|&r| r != Role::King) {
         let count = (board.by_role(role) & ours).count() as i32;
         if count != 0 {
             sink.add(feature::MATERIAL + role as usize - 1, s * count);
@@ -32,25 +26,14 @@ pub(super) fn material<S: Sink>(board: &Board, color: Color, sink: &mut S) {
     }
 }
 
-/// Piece counts and piece-square entries for every piece of `color` (the king has a PST but
-/// no material weight).
-pub(super) fn material_and_pst<S: Sink>(board: &Board, color: Color, sink: &mut S) {
+/// Piece-square entries for every piece of `color`, king included.
+pub(super) fn piece_squares<S: Sink>(board: &Board, color: Color, sink: &mut S) {
     let s = sign(color);
     let ours = board.by_color(color);
     for role in Role::ALL {
-        let pieces = board.by_role(role) & ours;
-        let index = role as usize - 1;
-        if role != Role::King {
-            let count = pieces.count() as i32;
-            if count != 0 {
-                sink.add(feature::MATERIAL + index, s * count);
-            }
-        }
-        for square in pieces {
-            sink.add(
-                feature::PST + 64 * index + usize::from(relative(square, color)),
-                s,
-            );
+        let table = feature::PST + 64 * (role as usize - 1);
+        for square in board.by_role(role) & ours {
+            sink.add(table + usize::from(relative(square, color)), s);
         }
     }
 }

@@ -32,34 +32,28 @@ fn edge_distance(square: Square) -> usize {
     file.min(7 - file).min(rank).min(7 - rank) as usize
 }
 
-/// Whether one side has a bare king, the other mating material, and there are no pawns.
-pub(super) fn is_lone_king_ending(board: &Board) -> bool {
-    board.pawns().is_empty()
-        && Color::ALL.into_iter().any(|winner| {
-            board.by_color(!winner).count() == 1 && has_mating_material(board, winner)
-        })
+/// The side that has mating material against a bare king, in a pawnless position.
+pub(super) fn lone_king_winner(board: &Board) -> Option<Color> {
+    if board.pawns().any() {
+        return None;
+    }
+    Color::ALL
+        .into_iter()
+        .find(|&winner| board.by_color(!winner).count() == 1 && has_mating_material(board, winner))
 }
 
-/// K+pieces vs a lone king without pawns: with the winner's sign, `7 − distance` between the
-/// kings (`king_distance_factor`) and the loser's distance to the edge (`mate_edge_<d>`).
-pub(super) fn lone_king<S: Sink>(board: &Board, sink: &mut S) {
-    if board.pawns().any() {
+/// K+pieces vs a lone king, `winner` having the pieces: with the winner's sign, `7 − distance`
+/// between the kings (`king_distance_factor`) and the loser's distance to the edge
+/// (`mate_edge_<d>`).
+pub(super) fn lone_king<S: Sink>(board: &Board, winner: Color, sink: &mut S) {
+    let (Some(strong_king), Some(lone_king)) = (board.king_of(winner), board.king_of(!winner))
+    else {
         return;
-    }
-    for winner in Color::ALL {
-        let loser = !winner;
-        if board.by_color(loser).more_than_one() || !has_mating_material(board, winner) {
-            continue;
-        }
-        let (Some(strong_king), Some(lone_king)) = (board.king_of(winner), board.king_of(loser))
-        else {
-            return;
-        };
-        let s = sign(winner);
-        sink.add(
-            feature::KING_DISTANCE,
-            s * (7 - strong_king.distance(lone_king) as i32),
-        );
-        sink.add(feature::MATE_EDGE + edge_distance(lone_king), s);
-    }
+    };
+    let s = sign(winner);
+    sink.add(
+        feature::KING_DISTANCE,
+        s * (7 - strong_king.distance(lone_king) as i32),
+    );
+    sink.add(feature::MATE_EDGE + edge_distance(lone_king), s);
 }

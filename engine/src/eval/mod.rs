@@ -61,23 +61,23 @@ pub fn extract<S: Sink>(pos: &Chess, sink: &mut S) {
     if mating::is_dead_draw(board) {
         return;
     }
-    if mating::is_lone_king_ending(board) {
+    if let Some(winner) = mating::lone_king_winner(board) {
         // Only material and the mating terms: the tables and the other terms were fitted on
         // positions with play left and would pull the kings away from the mating pattern.
         for color in Color::ALL {
             material::material(board, color, sink);
         }
-        mating::lone_king(board, sink);
+        mating::lone_king(board, winner, sink);
         return;
     }
     for color in Color::ALL {
-        material::material_and_pst(board, color, sink);
+        material::material(board, color, sink);
+        material::piece_squares(board, color, sink);
         pawns::pawn_structure(board, color, sink);
         pieces::piece_activity(board, color, sink);
         king::king_pawns(board, color, sink);
     }
     sink.add(params::feature::TEMPO, sign(pos.turn()));
-    mating::lone_king(board, sink);
 }
 
 /// Evaluates positions with one parameter set.

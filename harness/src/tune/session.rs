@@ -203,7 +203,7 @@ pub fn run(config: &TuneConfig) -> anyhow::Result<TuneSummary> {
         KFitOn::All => Some(fit_k(&all, &init_weights)?.0),
         KFitOn::Train => None,
     };
-    let (train, validation) = all.split(config.validation, config.split, config.seed)?;
+    let (mut train, mut validation) = all.split(config.validation, config.split, config.seed)?;
     drop(all);
     if train.is_empty() {
         return Err(UsageError("no positions left for training".into()).into());
@@ -222,8 +222,6 @@ pub fn run(config: &TuneConfig) -> anyhow::Result<TuneSummary> {
         Some(k) => k,
         None => fit_k(&train, &init_weights)?.0,
     };
-    let mut train = train;
-    let mut validation = validation;
     if config.score_weight > 0.0 {
         let scored = train.scored();
         if scored == 0 {
