@@ -6,12 +6,18 @@
 //! - [`game`]: one game between two players (in-process or UCI), clocks, adjudication.
 //! - [`uci`]: external engines over the UCI protocol (processes, faults).
 //! - [`build`]: engine binaries built from git revisions, and their `bench` signature.
-//! - [`tournament`]: many games in parallel from a book, SPRT stop, resume.
+//! - [`runner`]: the match runner as a library: a typed match, any set of game pairs played
+//!   in parallel, typed events to listeners, a match in a results folder (resume, SPRT stop).
+//! - [`scoreboard`]: the one place results are counted.
+//! - [`reporters`]: listeners that show a run (progress bar, fastchess report, per-game
+//!   lines, JSON events).
 //! - [`output`]: games.csv, games.pgn, configuration and summary files.
 //! - [`tune`] and [`datagen`]: Texel tuning and its training data.
 //! - [`report`]: match reports with plots.
 //! - [`spawn`]: starting child processes (engines, their bench).
-//! - [`cmd`]: the command-line front ends of the above.
+//! - [`cli`]: the command line, and the options several commands share.
+//! - [`cmd`]: the command-line front ends of the above, one file a subcommand.
+//! - [`interrupt`]: Ctrl-C and SIGTERM as a stop flag.
 
 pub mod book;
 pub mod build;
@@ -19,11 +25,14 @@ pub mod cli;
 pub mod cmd;
 pub mod datagen;
 pub mod game;
+pub mod interrupt;
 pub mod output;
 pub mod report;
+pub mod reporters;
+pub mod runner;
+pub mod scoreboard;
 pub mod spawn;
 pub mod stats;
-pub mod tournament;
 pub mod tune;
 pub mod uci;
 

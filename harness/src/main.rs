@@ -5,7 +5,7 @@ use harness::cli::{self, Cli};
 
 fn main() -> ExitCode {
     // fastchess-style single-dash options and grouped --engine keys (see normalize_args).
-    let cli = Cli::parse_from(harness::cmd::run_match::normalize_args(
+    let cli = Cli::parse_from(harness::cli::spellings::normalize_args(
         std::env::args().collect(),
     ));
     match cli::run(cli) {

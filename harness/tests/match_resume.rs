@@ -65,7 +65,7 @@ fn same_seed_same_games_and_resume_after_stop_equals_uninterrupted() {
         tmp.path().join("c"),
     );
     let full = run_in_process(&config, &a, false, None);
-    assert!(!full.interrupted);
+    assert!(!full.run.interrupted);
     run_in_process(&config, &b, false, None);
     assert_eq!(
         rows_without_times(&a),
@@ -75,21 +75,21 @@ fn same_seed_same_games_and_resume_after_stop_equals_uninterrupted() {
 
     // Interrupted after 5 games (the games in flight are abandoned), then resumed twice.
     let first = run_in_process(&config, &c, false, Some(5));
-    assert!(first.interrupted);
+    assert!(first.run.interrupted);
     let written = rows_without_times(&c).len();
     assert!(
         (5..16).contains(&written),
         "{written} games written before the stop"
     );
     let second = run_in_process(&config, &c, true, Some(4));
-    assert!(second.interrupted);
+    assert!(second.run.interrupted);
     let last = run_in_process(&config, &c, true, None);
-    assert!(!last.interrupted);
+    assert!(!last.run.interrupted);
     assert_each_game_once(&c, 16);
     assert_eq!(rows_without_times(&c), rows_without_times(&a));
     assert_eq!(last.summary.games, full.summary.games);
     assert_eq!(last.summary.elo, full.summary.elo);
-    assert_eq!(last.tally_games, 16);
+    assert_eq!(last.board.games(), 16);
 }
 
 fn wait_for_rows(dir: &Path, at_least: usize, child: &mut std::process::Child) {

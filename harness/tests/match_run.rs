@@ -4,7 +4,7 @@ mod match_common;
 
 use std::collections::BTreeMap;
 
-use harness::tournament::first_engine_points_x2;
+use harness::runner::first_engine_points_x2;
 use match_common::*;
 
 #[test]
@@ -56,13 +56,15 @@ fn checked_form_writes_consistent_csv_pgn_and_summary() {
     for r in &rows {
         assert!(!r.final_fen.is_empty());
         assert!(r.white_nodes > 0 && r.black_nodes > 0);
-        let result = harness::game::GameResult::from_name(&r.result).unwrap();
+        let result = r.outcome().unwrap();
         match first_engine_points_x2(r.game, result) {
             2 => wins += 1,
             1 => draws += 1,
             _ => losses += 1,
         }
-        *terminations.entry(r.termination.clone()).or_default() += 1;
+        *terminations
+            .entry(r.termination.unwrap().as_str().to_string())
+            .or_default() += 1;
     }
     // The printed report agrees with the CSV.
     let line = format!("Games: 24, Wins: {wins}, Losses: {losses}, Draws: {draws}");
@@ -96,7 +98,7 @@ fn checked_form_writes_consistent_csv_pgn_and_summary() {
     assert_eq!(games.len(), 24);
     for (g, r) in games.iter().zip(&rows) {
         assert_eq!(g.0, r.game + 1);
-        assert_eq!(g.1, r.result);
+        assert_eq!(g.1, r.result.as_str());
         assert_eq!(g.2, r.plies);
         assert_eq!(
             (g.3.as_str(), g.4.as_str()),
@@ -294,10 +296,14 @@ fn sprt_stops_the_match_early() {
     assert!(
         report.stopped_by_sprt,
         "no SPRT decision after {} games",
-        report.tally_games
+        report.board.games()
     );
-    assert!(report.tally_games < 400);
-    assert_eq!(report.tally_games % 2, 0, "in-flight pairs are completed");
+    assert!(report.board.games() < 400);
+    assert_eq!(
+        report.board.half_pair_games(),
+        0,
+        "in-flight pairs are completed"
+    );
     let rows = rows_without_times(tmp.path());
-    assert_eq!(rows.len() as u64, report.tally_games);
+    assert_eq!(rows.len() as u64, report.board.games());
 }

@@ -135,7 +135,7 @@ const HEADER: &str = "game,pair,opening_index,opening_fen,white,black,result,ter
 
 fn game(n: u32, pair: u32, white: &str, black: &str, result: &str) -> String {
     format!(
-        "{n},{pair},{pair},startfen,{white},{black},{result},adjudication,80,endfen,1000,1000,10,10\n"
+        "{n},{pair},{pair},startfen,{white},{black},{result},adjudication_resign,80,endfen,1000,1000,10,10\n"
     )
 }
 
@@ -144,14 +144,16 @@ fn results_folder_counts_pairs_from_the_first_engine() {
     let dir = tempfile::tempdir().unwrap();
     let mut csv = HEADER.to_owned();
     // pair 0: new wins both (WW); pair 1: win + draw (WD); pair 2: loss + win (WL);
-    // pair 3: only one game finished (counts in W/D/L, not in the pentanomial).
-    csv += &game(1, 0, "new", "base", "1-0");
-    csv += &game(2, 0, "base", "new", "0-1");
-    csv += &game(3, 1, "new", "base", "1/2-1/2");
-    csv += &game(4, 1, "base", "new", "0-1");
-    csv += &game(5, 2, "new", "base", "0-1");
-    csv += &game(6, 2, "base", "new", "0-1");
-    csv += &game(7, 3, "new", "base", "1/2-1/2");
+    // pair 3: only one game finished (not counted until its pair is complete); game 1 twice
+    // (a repeated row, counted once).
+    csv += &game(0, 0, "new", "base", "1-0");
+    csv += &game(1, 0, "base", "new", "0-1");
+    csv += &game(1, 0, "base", "new", "0-1");
+    csv += &game(2, 1, "new", "base", "1/2-1/2");
+    csv += &game(3, 1, "base", "new", "0-1");
+    csv += &game(4, 2, "new", "base", "0-1");
+    csv += &game(5, 2, "base", "new", "0-1");
+    csv += &game(6, 3, "new", "base", "1/2-1/2");
     std::fs::write(dir.path().join("games.csv"), csv).unwrap();
     let path = dir.path().to_str().unwrap();
 
@@ -164,8 +166,17 @@ fn results_folder_counts_pairs_from_the_first_engine() {
     let text = stdout(&out);
     assert!(text.starts_with("Results of new vs base:\n"), "{text}");
     assert!(
-        text.contains("Games: 7, Wins: 4, Losses: 1, Draws: 2, Points: 5.0 (71.43 %)"),
+        text.contains("Games: 6, Wins: 4, Losses: 1, Draws: 1, Points: 4.5 (75.00 %)"),
         "{text}"
+    );
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("games.csv:4: game 1 skipped") && err.contains("repeated"),
+        "{err}"
+    );
+    assert!(
+        err.contains("1 finished games whose pair is not complete"),
+        "{err}"
     );
     assert!(text.contains("Ptnml(0-2): [0, 0, 1, 1, 1]"), "{text}");
 
@@ -173,22 +184,13 @@ fn results_folder_counts_pairs_from_the_first_engine() {
     let out = elo(&["--results", path, "--engine", "base"]);
     let text = stdout(&out);
     assert!(
-        text.contains("Games: 7, Wins: 1, Losses: 4, Draws: 2"),
+        text.contains("Games: 6, Wins: 1, Losses: 4, Draws: 1"),
         "{text}"
     );
     assert!(text.contains("Ptnml(0-2): [1, 1, 1, 0, 0]"), "{text}");
 
     let out = elo(&["--results", path, "--engine", "nobody"]);
     assert_eq!(out.status.code(), Some(2));
-
-    // summary.json names the first engine.
-    std::fs::write(
-        dir.path().join("summary.json"),
-        r#"{"engines": ["base", "new"]}"#,
-    )
-    .unwrap();
-    let text = stdout(&elo(&["--results", path]));
-    assert!(text.starts_with("Results of base vs new:\n"), "{text}");
 }
 
 #[test]

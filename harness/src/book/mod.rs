@@ -278,3 +278,26 @@ fn lines(
         })
     })
 }
+
+/// The book shipped in `openings/`, relative to the repository.
+pub const DEFAULT_BOOK: &str = "openings/balanced-8ply.epd";
+
+/// The shipped book: looked up from the current folder, then beside the running executable
+/// (`target/<profile>/harness` → the repository), then in the source tree it was built from.
+pub fn default_book_path() -> Option<std::path::PathBuf> {
+    let mut candidates = vec![std::path::PathBuf::from(DEFAULT_BOOK)];
+    if let Ok(exe) = std::env::current_exe() {
+        candidates.extend(
+            exe.ancestors()
+                .skip(1)
+                .take(4)
+                .map(|dir| dir.join(DEFAULT_BOOK)),
+        );
+    }
+    candidates.push(
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("..")
+            .join(DEFAULT_BOOK),
+    );
+    candidates.into_iter().find(|p| p.is_file())
+}

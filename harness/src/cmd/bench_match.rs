@@ -9,9 +9,19 @@ use std::sync::atomic::AtomicBool;
 
 use std::path::PathBuf;
 
-use super::run_match::{Display, MatchArgs, MatchReport, build_config, group_value, run_config};
+use crate::cli::match_options::{MatchArgs, build_config};
+use crate::cli::spellings::group_value;
 use crate::output::read_games_csv;
+use crate::runner::{Control, Event, Start, run_match};
+use crate::scoreboard::Scoreboard;
 use crate::usage_bail;
+
+/// What one measured match cost.
+struct MatchReport {
+    games_played: u64,
+    wall_seconds: f64,
+    search_seconds: f64,
+}
 
 #[derive(Debug, clap::Args)]
 pub struct MatchBenchArgs {
@@ -45,11 +55,13 @@ fn measure(match_args: &MatchArgs, tag: &str) -> anyhow::Result<Measured> {
         std::env::temp_dir().join(format!("harness-bench-match-{}-{tag}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     let stop = AtomicBool::new(false);
-    let display = Display {
-        progress_bar: false,
-        reports: false,
-    };
-    let report = run_config(&config, &dir, false, &stop, display, None);
+    let mut quiet = |_: &Event<'_>, _: &Scoreboard| Ok(Control::Continue);
+    let report =
+        run_match(&config, &dir, Start::Fresh, &stop, &mut quiet).map(|outcome| MatchReport {
+            games_played: outcome.run.games_played,
+            wall_seconds: outcome.wall_seconds,
+            search_seconds: outcome.run.search_seconds,
+        });
     let rows = read_games_csv(&dir.join("games.csv")).map(|found| found.rows);
     let _ = std::fs::remove_dir_all(&dir);
     let mut rows = rows?;

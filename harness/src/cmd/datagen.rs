@@ -106,7 +106,7 @@ pub fn run(args: DatagenArgs) -> anyhow::Result<ExitCode> {
     let book_path = match (&args.book, args.no_book) {
         (Some(path), _) => Some(path.clone()),
         (None, true) => None,
-        (None, false) => crate::cmd::run_match::default_book_path(),
+        (None, false) => crate::book::default_book_path(),
     };
     let book = match &book_path {
         Some(path) => {

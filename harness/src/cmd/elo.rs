@@ -1,13 +1,11 @@
 //! `harness elo`: Elo, nElo, LOS and the SPRT from counts or a results folder, printed in
 //! fastchess's report format or as one JSON object.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 
-use anyhow::Context;
-
-use crate::output::counts;
-use crate::output::read_games_csv;
+use crate::report::load::load_run;
+use crate::scoreboard::Scoreboard;
 use crate::stats::{EloModel, Pentanomial, SprtConfig, Trinomial, summarize};
 use crate::usage_bail;
 
@@ -40,20 +38,20 @@ pub struct EloArgs {
     #[arg(long, value_name = "NAME", requires = "results")]
     pub engine: Option<String>,
     /// SPRT H0 bound.
-    #[arg(long, default_value_t = 0.0, allow_negative_numbers = true)]
-    pub elo0: f64,
+    #[arg(long, allow_negative_numbers = true)]
+    pub elo0: Option<f64>,
     /// SPRT H1 bound.
-    #[arg(long, default_value_t = 5.0, allow_negative_numbers = true)]
-    pub elo1: f64,
+    #[arg(long, allow_negative_numbers = true)]
+    pub elo1: Option<f64>,
     /// SPRT false-positive rate.
-    #[arg(long, default_value_t = 0.05, allow_negative_numbers = true)]
-    pub alpha: f64,
+    #[arg(long, allow_negative_numbers = true)]
+    pub alpha: Option<f64>,
     /// SPRT false-negative rate.
-    #[arg(long, default_value_t = 0.05, allow_negative_numbers = true)]
-    pub beta: f64,
+    #[arg(long, allow_negative_numbers = true)]
+    pub beta: Option<f64>,
     /// Unit of the SPRT bounds: normalized, logistic or bayeselo.
-    #[arg(long, default_value = "normalized", value_parser = parse_model)]
-    pub model: EloModel,
+    #[arg(long, value_parser = parse_model)]
+    pub model: Option<EloModel>,
     /// Print one JSON object instead of the report.
     #[arg(long)]
     pub json: bool,
@@ -65,12 +63,17 @@ fn parse_model(s: &str) -> Result<EloModel, String> {
 
 /// Runs `harness elo`.
 pub fn run(args: EloArgs) -> anyhow::Result<ExitCode> {
+    // A results folder's own SPRT bounds, unless overridden; else H0 0, H1 5 normalized Elo.
+    let folder = args.results.as_deref().map(load_run).transpose()?;
+    let saved = folder
+        .as_ref()
+        .and_then(|f| f.config.as_ref()?.sprt.as_ref()?.config().ok());
     let sprt = SprtConfig {
-        elo0: args.elo0,
-        elo1: args.elo1,
-        alpha: args.alpha,
-        beta: args.beta,
-        model: args.model,
+        elo0: args.elo0.or(saved.map(|s| s.elo0)).unwrap_or(0.0),
+        elo1: args.elo1.or(saved.map(|s| s.elo1)).unwrap_or(5.0),
+        alpha: args.alpha.or(saved.map(|s| s.alpha)).unwrap_or(0.05),
+        beta: args.beta.or(saved.map(|s| s.beta)).unwrap_or(0.05),
+        model: args.model.or(saved.map(|s| s.model)).unwrap_or_default(),
     };
     if let Err(err) = sprt.validate() {
         usage_bail!("{err}");
@@ -88,15 +91,15 @@ pub fn run(args: EloArgs) -> anyhow::Result<ExitCode> {
     let mut header = None;
     let (tri, ptnml) = if let Some(text) = &args.ptnml {
         let p = parse_ptnml(text)?;
-        if args.model == EloModel::BayesElo {
+        if sprt.model == EloModel::BayesElo {
             usage_bail!(
                 "the bayeselo model needs win/draw/loss counts (its draw Elo comes from them); \
                  use --wins/--draws/--losses or --results"
             );
         }
         (p.trinomial_if_middle_drawn(), Some(p))
-    } else if let Some(dir) = &args.results {
-        let results = read_results(dir, args.engine.as_deref())?;
+    } else if let Some(folder) = &folder {
+        let results = folder_results(folder, args.engine.as_deref())?;
         header = Some(format!(
             "Results of {} vs {}:",
             results.engine, results.opponent
@@ -177,61 +180,36 @@ pub struct FolderResults {
     pub pentanomial: Pentanomial,
 }
 
-/// Reads `dir/games.csv`. The view is `engine`'s, else the first name in `dir/summary.json`'s
-/// `engines`, else White's of the first game of the first pair. A pair counts in the
-/// pentanomial only when both its games have a result; every finished game counts in the
-/// trinomial. Unfinished games (result `*`) and a last line cut off mid-write are left out
-/// with a note on stderr.
-pub fn read_results(dir: &Path, engine: Option<&str>) -> anyhow::Result<FolderResults> {
-    let path = dir.join("games.csv");
-    if !path.is_file() {
-        usage_bail!(
-            "{}: no such file (is {} a match results folder?)",
-            path.display(),
-            dir.display()
-        );
+/// The folder's counts, as its scoreboard has them (the first engine of the match, complete
+/// pairs only), from `engine`'s view when given. What the scoreboard skipped is noted on
+/// stderr, row by row.
+fn folder_results(
+    folder: &crate::report::load::RunFolder,
+    engine: Option<&str>,
+) -> anyhow::Result<FolderResults> {
+    for note in &folder.notes {
+        eprintln!("note: {note}");
     }
-    let found = read_games_csv(&path)?;
-    if let Some(cut_off) = &found.cut_off {
-        eprintln!("note: {}", cut_off.note);
-    }
-    let rows = found.rows;
-    if rows.is_empty() {
+    let path = folder.dir.join("games.csv");
+    if folder.games.is_empty() && folder.board.half_pair_games() == 0 {
         usage_bail!("{}: no games", path.display());
     }
-    if let Some(name) = engine
-        && !rows.iter().any(|r| r.white == name || r.black == name)
-    {
-        usage_bail!("{}: engine '{name}' played no game", path.display());
-    }
-    let declared = engine
-        .map(str::to_owned)
-        .or_else(|| first_engine_in_summary(dir));
-    let first = counts::first_engine(&rows, declared.as_deref()).unwrap_or_default();
-    let counts = counts::count_first_engine(&rows, &first, |_, _| {})
-        .with_context(|| path.display().to_string())?;
-    if counts.unfinished > 0 {
-        eprintln!(
-            "note: {}: {} unfinished games (result *) left out",
-            path.display(),
-            counts.unfinished
-        );
-    }
+    let board = match engine {
+        None => folder.board.clone(),
+        Some(name) if name == folder.board.first() => folder.board.clone(),
+        Some(name) if name == folder.board.second() => {
+            let mut swapped = Scoreboard::new(name, folder.board.first(), None);
+            for row in &folder.games {
+                swapped.add(row, None);
+            }
+            swapped
+        }
+        Some(name) => usage_bail!("{}: engine '{name}' played no game", path.display()),
+    };
     Ok(FolderResults {
-        engine: counts.first,
-        opponent: counts.second,
-        trinomial: counts.trinomial,
-        pentanomial: counts.pentanomial,
+        engine: board.first().to_string(),
+        opponent: board.second().to_string(),
+        trinomial: *board.trinomial(),
+        pentanomial: *board.pentanomial(),
     })
-}
-
-/// The first engine named in `summary.json` (`"engines": ["A", ..]` or `[{"name": "A"}, ..]`).
-fn first_engine_in_summary(dir: &Path) -> Option<String> {
-    let text = std::fs::read_to_string(dir.join("summary.json")).ok()?;
-    let value: serde_json::Value = serde_json::from_str(&text).ok()?;
-    let first = value.get("engines")?.get(0)?;
-    first
-        .as_str()
-        .or_else(|| first.get("name")?.as_str())
-        .map(str::to_owned)
 }

@@ -8,9 +8,57 @@ use anyhow::Context;
 use serde::{Deserialize, Serialize};
 
 use crate::UsageError;
-use crate::game::GameResult;
+use crate::game::{GameResult, Termination};
 
-/// One row of games.csv (the column order is the contract with `harness report`/`elo`).
+/// The result column of games.csv: a finished game's result, or `*` for one that did not
+/// finish (written by other tools; `harness match` writes only finished games).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum RowResult {
+    #[serde(rename = "1-0")]
+    WhiteWins,
+    #[serde(rename = "0-1")]
+    BlackWins,
+    #[serde(rename = "1/2-1/2")]
+    Draw,
+    #[serde(rename = "*")]
+    Unfinished,
+}
+
+impl From<GameResult> for RowResult {
+    fn from(result: GameResult) -> Self {
+        match result {
+            GameResult::WhiteWins => RowResult::WhiteWins,
+            GameResult::BlackWins => RowResult::BlackWins,
+            GameResult::Draw => RowResult::Draw,
+        }
+    }
+}
+
+impl RowResult {
+    /// The finished game's result; `None` for `*`.
+    pub fn outcome(self) -> Option<GameResult> {
+        match self {
+            RowResult::WhiteWins => Some(GameResult::WhiteWins),
+            RowResult::BlackWins => Some(GameResult::BlackWins),
+            RowResult::Draw => Some(GameResult::Draw),
+            RowResult::Unfinished => None,
+        }
+    }
+
+    /// `1-0`, `0-1`, `1/2-1/2` or `*`.
+    pub fn as_str(self) -> &'static str {
+        self.outcome().map_or(UNFINISHED, GameResult::as_str)
+    }
+}
+
+impl std::fmt::Display for RowResult {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// One row of games.csv, written and read through these serde derives (the column order is
+/// the field order; readers find columns by name).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct GameRow {
     /// Game index from 0; games `2p` and `2p+1` form pair `p`.
@@ -22,9 +70,9 @@ pub struct GameRow {
     pub opening_fen: String,
     pub white: String,
     pub black: String,
-    /// `1-0`, `0-1`, `1/2-1/2`, or `*` for a game that did not finish (see [`GameRow::outcome`]).
-    pub result: String,
-    pub termination: String,
+    pub result: RowResult,
+    /// How the game ended; empty for an unfinished game.
+    pub termination: Option<Termination>,
     /// Plies of the whole game, book moves included (the PGN's PlyCount).
     pub plies: u32,
     pub final_fen: String,
@@ -43,7 +91,7 @@ pub const UNFINISHED: &str = "*";
 impl GameRow {
     /// The game's result; `None` for an unfinished game (`*`).
     pub fn outcome(&self) -> Option<GameResult> {
-        GameResult::from_name(&self.result)
+        self.result.outcome()
     }
 
     /// Whether white moves first from the opening position (FEN field 2; `w` if absent).
@@ -91,6 +139,8 @@ fn fen_ply(fen: &str) -> Option<u64> {
 pub struct GamesCsvRows {
     /// Every complete row in file order, unfinished games (result `*`) included.
     pub rows: Vec<GameRow>,
+    /// The line of each row in the file (1 = the header), parallel to `rows`.
+    pub lines: Vec<u64>,
     /// A last line without its newline (a write cut short by a kill), left out of `rows`.
     pub cut_off: Option<CutOffLine>,
 }
@@ -129,22 +179,17 @@ pub fn parse_games_csv(text: &str, path: &Path) -> anyhow::Result<GamesCsvRows> 
     };
     let mut reader = csv::ReaderBuilder::new()
         .flexible(true)
+        .trim(csv::Trim::All)
         .from_reader(text.as_bytes());
     let headers = reader
         .headers()
         .map_err(|e| bad(1, format!("unreadable header: {e}")))?
         .clone();
-    let mut columns = [0usize; COLUMNS];
-    for (slot, name) in columns.iter_mut().zip(HEADER.split(',')) {
-        *slot = headers
-            .iter()
-            .position(|h| h.trim() == name)
-            .ok_or_else(|| bad(1, format!("header has no column '{name}'")))?;
+    for name in HEADER.split(',') {
+        if !headers.iter().any(|h| h == name) {
+            return Err(bad(1, format!("header has no column '{name}'")));
+        }
     }
-    let columns = Columns {
-        index: columns,
-        width: headers.len(),
-    };
     // The writer ends every row with a newline, so a last line without one was cut short.
     let ends_cleanly = text.ends_with('\n');
 
@@ -154,7 +199,7 @@ pub fn parse_games_csv(text: &str, path: &Path) -> anyhow::Result<GamesCsvRows> 
         let is_last = records.peek().is_none();
         let at = |p: Option<&csv::Position>| p.map_or((0, 0), |p| (p.line(), p.byte()));
         let ((line, byte_offset), parsed) = match record {
-            Ok(record) => (at(record.position()), columns.row(&record)),
+            Ok(record) => (at(record.position()), parse_row(&record, &headers)),
             Err(e) => (at(e.position()), Err(format!("unreadable CSV: {e}"))),
         };
         if is_last && !ends_cleanly {
@@ -172,65 +217,68 @@ pub fn parse_games_csv(text: &str, path: &Path) -> anyhow::Result<GamesCsvRows> 
         found
             .rows
             .push(parsed.map_err(|message| bad(line, message))?);
+        found.lines.push(line);
     }
     Ok(found)
 }
 
-const COLUMNS: usize = 14;
-
-/// Where each column of [`HEADER`] is in a file's rows.
-struct Columns {
-    index: [usize; COLUMNS],
-    /// Fields per row, as in the file's header.
-    width: usize,
-}
-
-impl Columns {
-    /// One row, or what is wrong with it.
-    fn row(&self, record: &csv::StringRecord) -> Result<GameRow, String> {
-        if record.len() != self.width {
-            return Err(format!(
-                "expected {} fields as in the header, found {}",
-                self.width,
-                record.len()
-            ));
-        }
-        let field = |i: usize| record.get(self.index[i]).unwrap_or("").trim();
-        let int = |i: usize| -> Result<u64, String> {
-            let text = field(i);
-            text.parse::<u64>().map_err(|_| {
-                let name = HEADER.split(',').nth(i).unwrap_or_default();
-                format!("column '{name}': '{text}' is not a non-negative integer")
-            })
-        };
-        let result = field(6);
-        if result != UNFINISHED && GameResult::from_name(result).is_none() {
-            return Err(format!(
-                "column 'result': '{result}' is not 1-0, 0-1, 1/2-1/2 or {UNFINISHED}"
-            ));
-        }
-        let plies = u32::try_from(int(8)?).map_err(|_| "column 'plies': too large".to_string())?;
-        let (white, black) = (field(4), field(5));
-        if white.is_empty() || black.is_empty() {
-            return Err("empty engine name in 'white' or 'black'".into());
-        }
-        Ok(GameRow {
-            game: int(0)?,
-            pair: int(1)?,
-            opening_index: int(2)?,
-            opening_fen: field(3).to_string(),
-            white: white.to_string(),
-            black: black.to_string(),
-            result: result.to_string(),
-            termination: field(7).to_string(),
-            plies,
-            final_fen: field(9).to_string(),
-            white_nodes: int(10)?,
-            black_nodes: int(11)?,
-            white_time_ms: int(12)?,
-            black_time_ms: int(13)?,
-        })
+/// One row through [`GameRow`]'s serde derives, or what is wrong with it (the column named).
+fn parse_row(record: &csv::StringRecord, headers: &csv::StringRecord) -> Result<GameRow, String> {
+    if record.len() != headers.len() {
+        return Err(format!(
+            "expected {} fields as in the header, found {}",
+            headers.len(),
+            record.len()
+        ));
     }
+    // serde names no column for a bad enum value: check those two first.
+    let field = |name: &str| {
+        headers
+            .iter()
+            .position(|h| h == name)
+            .and_then(|i| record.get(i))
+            .unwrap_or("")
+    };
+    let result = field("result");
+    if !["1-0", "0-1", "1/2-1/2", UNFINISHED].contains(&result) {
+        return Err(format!(
+            "column 'result': '{result}' is not 1-0, 0-1, 1/2-1/2 or {UNFINISHED}"
+        ));
+    }
+    let termination = field("termination");
+    if !termination.is_empty() && Termination::from_name(termination).is_none() {
+        return Err(format!(
+            "column 'termination': '{termination}' is not one of {}",
+            Termination::ALL.map(Termination::as_str).join(", ")
+        ));
+    }
+    let row: GameRow = record
+        .deserialize(Some(headers))
+        .map_err(|e| match e.kind() {
+            csv::ErrorKind::Deserialize { err, .. } => {
+                let column = err
+                    .field()
+                    .and_then(|i| headers.get(i as usize))
+                    .unwrap_or("?");
+                let value = err
+                    .field()
+                    .and_then(|i| record.get(i as usize))
+                    .unwrap_or("");
+                let expected = match column {
+                    "plies" => " (expected a non-negative integer below 2^32)",
+                    _ => " (expected a non-negative integer)",
+                };
+                format!("column '{column}': '{value}' is not valid{expected}")
+            }
+            _ => format!("unreadable CSV: {e}"),
+        })?;
+    if row.white.is_empty() || row.black.is_empty() {
+        return Err("empty engine name in 'white' or 'black'".into());
+    }
+    if row.result != RowResult::Unfinished && row.termination.is_none() {
+        return Err("column 'termination' is empty for a finished game".into());
+    }
+    Ok(row)
 }
 
 /// An open games.csv that rows are appended to.
@@ -324,8 +372,8 @@ mod tests {
             opening_fen: "8/8/8/8/8/8/8/K6k w - - 0 1".into(),
             white: "a".into(),
             black: "b, \"quoted\"".into(),
-            result: "1/2-1/2".into(),
-            termination: "stalemate".into(),
+            result: RowResult::Draw,
+            termination: Some(Termination::Stalemate),
             plies: 10,
             final_fen: "8/8/8/8/8/8/8/K6k b - - 0 1".into(),
             white_nodes: 1,
@@ -400,12 +448,14 @@ mod tests {
     #[test]
     fn bad_result_names_file_and_line() {
         let text = format!(
-            "{HEADER}\n0,0,0,fen,a,b,1-0,mate,5,x,1,1,1,1\n1,0,0,fen,b,a,2-0,mate,5,x,1,1,1,1\n"
+            "{HEADER}\n0,0,0,fen,a,b,1-0,checkmate,5,x,1,1,1,1\n1,0,0,fen,b,a,2-0,checkmate,5,x,1,1,1,1\n"
         );
         let err = parse(&text).unwrap_err();
         let message = err.to_string();
         assert!(
-            message.contains("x/games.csv:3") && message.contains("'2-0'"),
+            message.contains("x/games.csv:3")
+                && message.contains("'2-0'")
+                && message.contains("column 'result'"),
             "{message}"
         );
         assert!(err.downcast_ref::<UsageError>().is_some());
@@ -413,7 +463,7 @@ mod tests {
 
     #[test]
     fn bad_number_and_short_row_name_the_line() {
-        let text = format!("{HEADER}\ntwo,0,0,fen,a,b,1-0,mate,5,x,1,1,1,1\n");
+        let text = format!("{HEADER}\ntwo,0,0,fen,a,b,1-0,checkmate,5,x,1,1,1,1\n");
         let err = parse(&text).unwrap_err().to_string();
         assert!(
             err.contains("games.csv:2") && err.contains("'two'"),
@@ -438,7 +488,7 @@ mod tests {
 
     #[test]
     fn cut_off_last_line_is_skipped_and_reported() {
-        let text = format!("{HEADER}\n0,0,0,fen,a,b,1-0,mate,5,x,1,1,1,1\n1,0,0,fen,b,a,1-");
+        let text = format!("{HEADER}\n0,0,0,fen,a,b,1-0,checkmate,5,x,1,1,1,1\n1,0,0,fen,b,a,1-");
         let found = parse(&text).unwrap();
         assert_eq!(found.rows.len(), 1);
         let cut_off = found.cut_off.unwrap();

@@ -1,9 +1,128 @@
-//! summary.json and other JSON files of a run.
+//! summary.json: the statistics of a run's complete pairs (the keys of `harness elo --json`)
+//! with its engines, counts and how it ended; written and read through [`SummaryFile`].
 
+use std::collections::BTreeMap;
 use std::path::Path;
 
 use anyhow::Context;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
+
+use crate::UsageError;
+use crate::game::Termination;
+use crate::runner::EngineConfig;
+use crate::scoreboard::Scoreboard;
+use crate::stats::{SprtConfig, Summary};
+use crate::uci::FaultKind;
+
+/// Everything summary.json holds.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SummaryFile {
+    /// `games elo elo_err95 los draw_ratio nelo nelo_err95 llr llr_lower llr_upper state model`.
+    #[serde(flatten)]
+    pub stats: Summary,
+    /// The first engine's wins, draws and losses in complete pairs.
+    #[serde(default)]
+    pub wins: u64,
+    #[serde(default)]
+    pub draws: u64,
+    #[serde(default)]
+    pub losses: u64,
+    /// Pair counts LL, LD, WL+DD, WD, WW (fastchess's Ptnml(0-2)).
+    #[serde(default)]
+    pub pentanomial: [u64; 5],
+    #[serde(default)]
+    pub engines: Vec<EngineConfig>,
+    /// Games of complete pairs (what the statistics count).
+    #[serde(default)]
+    pub games_played: u64,
+    /// Finished games whose pair partner has not finished (counted once it has).
+    #[serde(default)]
+    pub half_pair_games: u64,
+    #[serde(default)]
+    pub games_requested: u64,
+    #[serde(default)]
+    pub wall_seconds: f64,
+    #[serde(default)]
+    pub terminations: BTreeMap<Termination, u64>,
+    /// Per engine: games lost by each fault.
+    #[serde(default)]
+    pub faults: BTreeMap<String, BTreeMap<FaultKind, u64>>,
+    /// Rows of games.csv that were not counted, and why.
+    #[serde(default)]
+    pub skipped: Vec<String>,
+    #[serde(default)]
+    pub interrupted: bool,
+    #[serde(default)]
+    pub fault_stop: Option<String>,
+    #[serde(default)]
+    pub stopped_by_sprt: bool,
+}
+
+/// How a run ended, for [`SummaryFile::new`].
+#[derive(Clone, Debug, Default)]
+pub struct RunEnd {
+    pub games_requested: u64,
+    pub wall_seconds: f64,
+    pub interrupted: bool,
+    pub fault_stop: Option<String>,
+    pub stopped_by_sprt: bool,
+}
+
+impl SummaryFile {
+    /// The summary of `board` for a run of `engines`.
+    pub fn new(
+        board: &Scoreboard,
+        sprt: Option<&SprtConfig>,
+        engines: &[EngineConfig],
+        end: RunEnd,
+    ) -> SummaryFile {
+        let tri = board.trinomial();
+        let mut faults = board.faults().clone();
+        for e in engines {
+            faults.entry(e.name.clone()).or_default();
+        }
+        SummaryFile {
+            stats: board.summary(sprt),
+            wins: tri.wins,
+            draws: tri.draws,
+            losses: tri.losses,
+            pentanomial: board.pentanomial().counts,
+            engines: engines.to_vec(),
+            games_played: board.games(),
+            half_pair_games: board.half_pair_games(),
+            games_requested: end.games_requested,
+            wall_seconds: (end.wall_seconds * 1000.0).round() / 1000.0,
+            terminations: board.terminations().clone(),
+            faults,
+            skipped: board.skipped().to_vec(),
+            interrupted: end.interrupted,
+            fault_stop: end.fault_stop,
+            stopped_by_sprt: end.stopped_by_sprt,
+        }
+    }
+
+    /// Writes `dir/summary.json`.
+    pub fn save(&self, dir: &Path) -> anyhow::Result<()> {
+        write_json(&dir.join("summary.json"), self)
+    }
+
+    /// Reads `dir/summary.json`; a malformed file is a [`UsageError`] naming file, line and
+    /// column.
+    pub fn load(dir: &Path) -> anyhow::Result<SummaryFile> {
+        let path = dir.join("summary.json");
+        let text = std::fs::read_to_string(&path)
+            .with_context(|| format!("reading {}", path.display()))?;
+        serde_json::from_str(&text).map_err(|e| {
+            UsageError(format!(
+                "{}:{}:{}: {e}",
+                path.display(),
+                e.line(),
+                e.column()
+            ))
+            .into()
+        })
+    }
+}
 
 /// Writes `value` as pretty JSON, through a temporary file so a crash never leaves half a file.
 pub fn write_json(path: &Path, value: &impl Serialize) -> anyhow::Result<()> {
@@ -12,30 +131,4 @@ pub fn write_json(path: &Path, value: &impl Serialize) -> anyhow::Result<()> {
     std::fs::write(&tmp, text + "\n").with_context(|| format!("cannot write {}", tmp.display()))?;
     std::fs::rename(&tmp, path).with_context(|| format!("cannot write {}", path.display()))?;
     Ok(())
-}
-
-/// Writes `dir/summary.json`: the statistics' keys (as `harness elo --json`) merged with
-/// `extra` (engines, games, wall_seconds, terminations...).
-pub fn write_summary(
-    dir: &Path,
-    stats: &impl Serialize,
-    extra: serde_json::Map<String, serde_json::Value>,
-) -> anyhow::Result<()> {
-    let mut value = serde_json::to_value(stats)?;
-    let object = value
-        .as_object_mut()
-        .context("the statistics summary is not a JSON object")?;
-    for (k, v) in extra {
-        object.insert(k, v);
-    }
-    write_json(&dir.join("summary.json"), &value)
-}
-
-/// The wall time recorded in an earlier summary.json (for resumed runs), or 0.
-pub fn read_summary_wall_seconds(dir: &Path) -> f64 {
-    std::fs::read_to_string(dir.join("summary.json"))
-        .ok()
-        .and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok())
-        .and_then(|v| v.get("wall_seconds").and_then(|w| w.as_f64()))
-        .unwrap_or(0.0)
 }

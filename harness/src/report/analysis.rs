@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 
 use crate::game::GameResult;
 use crate::output::GameRow;
-use crate::output::counts::{self, FirstEngineCounts};
+use crate::scoreboard::{Counted, Scoreboard};
 use crate::stats::{self, Pentanomial, SprtConfig, Summary, Trinomial};
 
 /// A finished game and its result.
@@ -173,59 +173,44 @@ pub fn termination_label(termination: &str) -> String {
     label.to_string()
 }
 
-/// Computes every number of the report. `declared` are the engine names from summary.json or
-/// the configuration, first engine first; `games` are finished games.
+/// Computes every number of the report from `games`, the rows the folder's scoreboard
+/// counted (both games of each complete pair, in file order), from `first`'s view against
+/// `second`. The running statistics get a point per completed pair, replayed through the
+/// same scoreboard.
 pub fn analyse(
     games: &[GameRow],
-    declared: &[String],
+    first: &str,
+    second: &str,
     sprt: Option<SprtConfig>,
 ) -> anyhow::Result<Analysis> {
-    let Some(first) = counts::first_engine(games, declared.first().map(String::as_str)) else {
-        return Ok(empty(declared, sprt));
-    };
-    // As `harness elo --results`: every game counts in the trinomial, complete pairs in the
-    // pentanomial. Pairs complete in file order (games.csv is written as games end); the
-    // running statistics get a point per completed pair, or per game when there are no pairs.
-    let mut steps: Vec<(bool, FirstEngineCounts)> = Vec::new();
-    let counts = counts::count_first_engine(games, &first, |so_far, completed_pair| {
-        steps.push((completed_pair, so_far.clone()));
-    })?;
-    let has_pairs = counts.paired_games > 0;
-    let running = steps
-        .iter()
-        .filter(|(completed_pair, _)| *completed_pair || !has_pairs)
-        .map(|(_, so_far)| {
-            let s = stats::summarize(
-                &so_far.trinomial,
-                has_pairs.then_some(&so_far.pentanomial),
-                sprt.as_ref(),
-            );
-            RunningPoint {
-                games: if has_pairs {
-                    so_far.paired_games
-                } else {
-                    so_far.games()
-                },
+    if games.is_empty() {
+        return Ok(empty(&[first.to_string(), second.to_string()], sprt));
+    }
+    let (first, second) = (first.to_string(), second.to_string());
+    let mut board = Scoreboard::new(&first, &second, None);
+    let mut running = Vec::new();
+    for row in games {
+        if let Counted::PairComplete { .. } = board.add(row, None) {
+            let s = board.summary(sprt.as_ref());
+            running.push(RunningPoint {
+                games: board.games(),
                 llr: s.llr,
                 elo: s.elo,
                 elo_err95: s.elo_err95,
-            }
-        })
-        .collect();
-    let FirstEngineCounts {
-        second,
-        trinomial,
-        pentanomial,
-        paired_games,
-        ..
-    } = counts;
-    let pentanomial = has_pairs.then_some(pentanomial);
-    let summary = stats::summarize(&trinomial, pentanomial.as_ref(), sprt.as_ref());
+            });
+        }
+    }
+    let trinomial = *board.trinomial();
+    let pentanomial = Some(*board.pentanomial());
+    let summary = board.summary(sprt.as_ref());
     let played: Vec<Played> = games
         .iter()
         .filter_map(|g| Some((g, g.outcome()?)))
         .collect();
-    let first_points_x2 = |&(g, result): &Played| counts::points_x2(g, result, &first);
+    let first_points_x2 = |&(g, result): &Played| {
+        let white = result.white_points_x2();
+        if g.white == first { white } else { 2 - white }
+    };
 
     let mut first_as_white = Wdl::default();
     let mut first_as_black = Wdl::default();
@@ -241,7 +226,7 @@ pub fn analyse(
         }
         white_view.add(result.white_points_x2());
         by_termination
-            .entry(g.termination.clone())
+            .entry(g.termination.map_or("", |t| t.as_str()).to_string())
             .or_default()
             .add(points);
     }
@@ -265,11 +250,7 @@ pub fn analyse(
     let lopsided = lopsided_openings(&played, &first, &first_points_x2);
 
     Ok(Analysis {
-        unpaired_games: if has_pairs {
-            played.len() as u64 - paired_games
-        } else {
-            0
-        },
+        unpaired_games: 0,
         games_total: played.len() as u64,
         first,
         second,
@@ -417,7 +398,7 @@ fn lopsided_openings(
                 game: g.game,
                 first_is_white: g.white == first,
                 result,
-                termination: g.termination.clone(),
+                termination: g.termination.map_or("", |t| t.as_str()).to_string(),
                 plies: g.plies,
             });
         }

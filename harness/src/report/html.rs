@@ -213,7 +213,7 @@ pub fn render(report: &RunReport) -> anyhow::Result<String> {
         }
         out.push_str("</ul>\n");
     }
-    if let Some(config) = &report.run.config {
+    if let Some(config) = &report.run.config_file {
         let _ = writeln!(
             out,
             "<details><summary>Full configuration ({})</summary><pre>{}</pre></details>",
@@ -222,7 +222,7 @@ pub fn render(report: &RunReport) -> anyhow::Result<String> {
         );
     }
     if let Some(summary) = &report.run.summary {
-        let json = serde_json::to_string_pretty(&summary.raw).unwrap_or_default();
+        let json = serde_json::to_string_pretty(summary).unwrap_or_default();
         let _ = writeln!(
             out,
             "<details><summary>summary.json</summary><pre>{}</pre></details>",
@@ -238,7 +238,7 @@ fn run_line(report: &RunReport) -> String {
     if let Some(tc) = &report.setup.time_control {
         parts.push(format!("time control {tc}"));
     }
-    if let Some(wall) = report.run.summary.as_ref().and_then(|s| s.wall_seconds) {
+    if let Some(wall) = report.run.summary.as_ref().map(|s| s.wall_seconds) {
         parts.push(format!("{wall:.1} s wall time"));
     }
     if report.analysis.unpaired_games > 0 {

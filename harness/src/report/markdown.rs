@@ -98,7 +98,7 @@ fn results_section(md: &mut String, report: &RunReport) {
             a.unpaired_games
         );
     }
-    if let Some(wall) = report.run.summary.as_ref().and_then(|s| s.wall_seconds) {
+    if let Some(wall) = report.run.summary.as_ref().map(|s| s.wall_seconds) {
         let _ = writeln!(md, "| Wall time | {wall:.1} s |");
     }
     let _ = writeln!(md, "\n```text\n{}\n```\n", s.fastchess_text().trim_end());

@@ -44,14 +44,14 @@ pub struct Comparison {
 pub fn build(dir: &Path) -> anyhow::Result<RunReport> {
     let run = load::load_run(dir)?;
     let setup = setup::read_setup(&run);
-    let mut declared = setup.engine_names();
-    if declared.len() < 2
-        && let Some(summary) = &run.summary
-    {
-        declared = summary.engines.clone();
-    }
-    let analysis = analysis::analyse(&run.games, &declared, setup.sprt)
-        .with_context(|| format!("analysing {}", dir.join("games.csv").display()))?;
+    let mut analysis = analysis::analyse(
+        &run.games,
+        run.board.first(),
+        run.board.second(),
+        setup.sprt,
+    )
+    .with_context(|| format!("analysing {}", dir.join("games.csv").display()))?;
+    analysis.unpaired_games = run.board.half_pair_games();
     let mut notes = run.notes.clone();
     notes.extend(analysis.summary.notes.iter().cloned());
     notes.extend(disagreements(&run, &analysis));
@@ -70,9 +70,8 @@ fn disagreements(run: &RunFolder, analysis: &Analysis) -> Vec<String> {
     };
     let s = &analysis.summary;
     let mut notes = Vec::new();
-    if let Some(games) = recorded.games
-        && games != s.games
-    {
+    let games = recorded.stats.games;
+    if games != s.games {
         notes.push(format!(
             "summary.json counts {games} games, games.csv has {}",
             s.games
@@ -84,9 +83,9 @@ fn disagreements(run: &RunFolder, analysis: &Analysis) -> Vec<String> {
         _ => false,
     };
     for (key, recorded, computed) in [
-        ("elo", recorded.elo, s.elo),
-        ("nelo", recorded.nelo, s.nelo),
-        ("llr", recorded.llr, s.llr),
+        ("elo", recorded.stats.elo, s.elo),
+        ("nelo", recorded.stats.nelo, s.nelo),
+        ("llr", recorded.stats.llr, s.llr),
     ] {
         if !close(recorded, computed) && recorded.is_some() {
             notes.push(format!(
@@ -96,7 +95,7 @@ fn disagreements(run: &RunFolder, analysis: &Analysis) -> Vec<String> {
             ));
         }
     }
-    if let Some(state) = &recorded.state
+    if let Some(state) = recorded.stats.state.map(|st| st.name())
         && analysis.sprt.is_some()
         && state != s.state().name()
     {

@@ -139,7 +139,11 @@ pub fn verdict(report: &RunReport) -> (String, Tone) {
 /// The SPRT decision of the run: the one the match runner recorded in summary.json when
 /// there is one (it stops with fishtest's overshoot-corrected bounds), else the final counts'.
 pub fn decision(report: &RunReport) -> SprtState {
-    let recorded = report.run.summary.as_ref().and_then(|s| s.state.as_deref());
+    let recorded = report
+        .run
+        .summary
+        .as_ref()
+        .and_then(|s| s.stats.state.map(|st| st.name()));
     match recorded {
         Some("accepted") => SprtState::AcceptH1,
         Some("rejected") => SprtState::AcceptH0,

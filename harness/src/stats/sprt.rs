@@ -10,7 +10,7 @@
 use std::fmt;
 use std::str::FromStr;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::brent::brentq;
 use super::counts::{Pentanomial, Trinomial};
@@ -18,7 +18,7 @@ use super::elo::{NELO_PER_T, elo_to_score, score_to_elo};
 use super::sample::{Sample, mean_var};
 
 /// How the SPRT bounds `[elo0, elo1]` are read.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum EloModel {
     /// Normalized Elo (fishtest's and fastchess's default).
@@ -165,7 +165,7 @@ impl SprtConfig {
 }
 
 /// Where an SPRT stands.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub enum SprtState {
     /// H1 accepted: the change gains at least `elo1` (JSON `"accepted"`).
     #[serde(rename = "accepted")]

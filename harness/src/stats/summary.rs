@@ -1,7 +1,7 @@
 //! One match's statistics as users see them: the fastchess report lines and the JSON object
 //! of `harness elo --json` / `summary.json`.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::counts::{Pentanomial, Trinomial};
 use super::elo::{EloEstimate, estimate};
@@ -10,7 +10,7 @@ use super::sprt::{EloModel, LlrError, SprtConfig, SprtState};
 /// The statistics of one set of results. Serialises to exactly the keys of
 /// `harness elo --json`; a quantity that cannot be computed is `None` (JSON `null`), and
 /// [`Summary::notes`] says why. Fractions (`los`, `draw_ratio`) are in [0, 1].
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Summary {
     /// Number of games (twice the pairs for pentanomial input).
     pub games: u64,

@@ -57,12 +57,8 @@ pub fn write_synthetic_run(dir: &Path, pairs: u64, seed: u64, with_summary: bool
             };
             let result = ["0-1", "1/2-1/2", "1-0"][white_points as usize];
             let termination = if base_points == 1 {
-                [
-                    "threefold_repetition",
-                    "fifty_moves",
-                    "adjudication_draw",
-                    "stalemate",
-                ][rng.random_range(0..4)]
+                ["threefold", "fifty_moves", "adjudication_draw", "stalemate"]
+                    [rng.random_range(0..4)]
             } else {
                 [
                     "checkmate",
@@ -94,58 +90,47 @@ pub fn write_synthetic_run(dir: &Path, pairs: u64, seed: u64, with_summary: bool
         ptnml.add_pair(pair_points);
     }
     std::fs::write(dir.join("games.csv"), csv).unwrap();
-    std::fs::write(
-        dir.join("config.toml"),
-        r#"seed = 7
-concurrency = 2
-games = 1000
-
-[[engines]]
-name = "base"
-
-[[engines]]
-name = "dev"
-overrides = ["qsearch_depth=2", "delta_margin=400"]
-
-[each]
-nodes = 400
-
-[openings]
-file = "openings/balanced.epd"
-format = "epd"
-order = "sequential"
-
-[sprt]
-elo0 = 0.0
-elo1 = 5.0
-alpha = 0.05
-beta = 0.05
-model = "normalized"
-"#,
+    let mut base = harness::runner::EngineConfig::builtin("base", &[]).unwrap();
+    let mut dev = harness::runner::EngineConfig::builtin(
+        "dev",
+        &[("qsearch_depth", 2), ("delta_margin", 400)],
     )
     .unwrap();
+    base.limits.nodes = Some(400);
+    dev.limits.nodes = Some(400);
+    let mut config = harness::runner::MatchConfig::new(base, dev, 2 * pairs);
+    config.seed = 7;
+    config.concurrency = 2;
+    config.book = Some(harness::book::BookSpec {
+        file: "openings/balanced.epd".into(),
+        format: harness::book::BookFormat::Epd,
+        plies: None,
+        order: harness::book::BookOrder::Sequential,
+        start: 1,
+        on_bad_entry: harness::book::OnBadEntry::Fail,
+    });
+    config.sprt = Some(harness::runner::SprtSettings {
+        elo0: 0.0,
+        elo1: 5.0,
+        alpha: 0.05,
+        beta: 0.05,
+        model: "normalized".into(),
+    });
+    config.save(dir).unwrap();
     if with_summary {
-        let sprt = harness::stats::SprtConfig {
-            elo0: 0.0,
-            elo1: 5.0,
-            alpha: 0.05,
-            beta: 0.05,
-            model: harness::stats::EloModel::Normalized,
+        let (board, _) = harness::runner::count_folder(&config, dir).unwrap();
+        assert_eq!(*board.pentanomial(), ptnml);
+        assert_eq!(*board.trinomial(), tri);
+        assert_eq!(board.terminations().len(), terminations.len());
+        let sprt = config.sprt.as_ref().unwrap().config().unwrap();
+        let end = harness::output::RunEnd {
+            games_requested: config.games,
+            wall_seconds: 12.5,
+            ..Default::default()
         };
-        let summary = harness::stats::summarize(&tri, Some(&ptnml), Some(&sprt));
-        let mut value = serde_json::to_value(&summary).unwrap();
-        let map = value.as_object_mut().unwrap();
-        map.insert("engines".into(), serde_json::json!(["base", "dev"]));
-        map.insert("wall_seconds".into(), serde_json::json!(12.5));
-        map.insert(
-            "terminations".into(),
-            serde_json::to_value(&terminations).unwrap(),
-        );
-        std::fs::write(
-            dir.join("summary.json"),
-            serde_json::to_string_pretty(&value).unwrap(),
-        )
-        .unwrap();
+        harness::output::SummaryFile::new(&board, Some(&sprt), &config.engines, end)
+            .save(dir)
+            .unwrap();
     }
     counts
 }

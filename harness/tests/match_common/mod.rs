@@ -5,10 +5,13 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::sync::atomic::AtomicBool;
 
+use harness::cli::match_options::build_config;
+use harness::cli::spellings::normalize_args;
 use harness::cli::{Cli, Command as Sub};
-use harness::cmd::run_match::{self, Display, MatchReport};
 use harness::output::GameRow;
 use harness::output::read_games_csv;
+use harness::runner::{Control, Event, MatchOutcome, Start, run_match};
+use harness::scoreboard::Scoreboard;
 
 /// Runs the `harness` binary.
 pub fn harness(args: &[&str]) -> Output {
@@ -19,12 +22,12 @@ pub fn harness(args: &[&str]) -> Output {
 }
 
 /// The match configuration for these command-line arguments (after `harness match`).
-pub fn config(args: &[&str]) -> (harness::tournament::MatchConfig, PathBuf) {
+pub fn config(args: &[&str]) -> (harness::runner::MatchConfig, PathBuf) {
     let mut argv = vec!["harness".to_string(), "match".to_string()];
     argv.extend(args.iter().map(|s| s.to_string()));
     let cli = Cli::try_parse_from_normalized(argv);
     match cli.command {
-        Sub::Match(m) => run_match::build_config(&m).expect("bad test configuration"),
+        Sub::Match(m) => build_config(&m.options).expect("bad test configuration"),
         _ => unreachable!(),
     }
 }
@@ -36,23 +39,30 @@ trait ParseNormalized {
 impl ParseNormalized for Cli {
     fn try_parse_from_normalized(argv: Vec<String>) -> Cli {
         use clap::Parser;
-        Cli::try_parse_from(run_match::normalize_args(argv)).expect("bad test arguments")
+        Cli::try_parse_from(normalize_args(argv)).expect("bad test arguments")
     }
 }
 
-/// Runs a match in-process, quietly.
+/// Runs a match in-process, quietly; `stop_after` interrupts it after that many games.
 pub fn run_in_process(
-    config: &harness::tournament::MatchConfig,
+    config: &harness::runner::MatchConfig,
     dir: &Path,
     resume: bool,
     stop_after: Option<u64>,
-) -> MatchReport {
+) -> MatchOutcome {
     let stop = AtomicBool::new(false);
-    let display = Display {
-        progress_bar: false,
-        reports: false,
+    let mut played = 0u64;
+    let mut listener = |event: &Event<'_>, _: &Scoreboard| {
+        if let Event::GameFinished { .. } = event {
+            played += 1;
+            if stop_after.is_some_and(|n| played >= n) {
+                stop.store(true, std::sync::atomic::Ordering::Relaxed);
+            }
+        }
+        Ok(Control::Continue)
     };
-    run_match::run_config(config, dir, resume, &stop, display, stop_after).expect("match failed")
+    let start = if resume { Start::Resume } else { Start::Fresh };
+    run_match(config, dir, start, &stop, &mut listener).expect("match failed")
 }
 
 /// The rows of DIR/games.csv sorted by game, without the time columns (which vary).

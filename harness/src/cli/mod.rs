@@ -1,8 +1,25 @@
-//! The command line: one subcommand per job; each subcommand's options live in its `cmd` module.
+//! The command line: one subcommand per job; each subcommand's options live in its `cmd` module,
+//! and the options several commands share (those of a match) live here, with their translation
+//! into typed specifications.
+
+pub mod key_value;
+pub mod match_options;
+pub mod spellings;
 
 use clap::{Parser, Subcommand};
 
 use crate::cmd;
+
+/// `s` quoted for a POSIX shell when it needs quoting (for the commands we print).
+pub fn shell_quote(s: &str) -> String {
+    if s.chars()
+        .all(|c| c.is_ascii_alphanumeric() || "-_./=+:".contains(c))
+    {
+        s.to_string()
+    } else {
+        format!("'{}'", s.replace('\'', "'\\''"))
+    }
+}
 
 #[derive(Debug, Parser)]
 #[command(
@@ -20,7 +37,7 @@ pub enum Command {
     /// Elo, nElo, LOS and SPRT from game counts (fastchess report format).
     Elo(cmd::elo::EloArgs),
     /// Play a match between engine configurations, optionally stopping on an SPRT decision.
-    Match(cmd::run_match::MatchArgs),
+    Match(cmd::run_match::MatchCommandArgs),
     /// Make an opening book of balanced positions.
     Book(cmd::book::BookArgs),
     /// Generate labelled positions for the tuner by self-play.

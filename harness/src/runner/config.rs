@@ -10,6 +10,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::book::BookSpec;
 use crate::game::{EngineLimits, GameRules};
+use crate::stats::SprtConfig;
 use crate::uci::{EngineCommand, UciEngineConfig};
 
 /// One engine of the match: our engine with a parameter set, run in this process, or an
@@ -41,6 +42,30 @@ impl EngineConfig {
             .into_iter()
             .map(|(id, _, value)| (specs()[id].name.clone(), value))
             .collect();
+    }
+
+    /// Our engine played in-process under `name`, with these parameters set over the
+    /// defaults (checked against the registry) and the default limit of 1000 nodes a move.
+    pub fn builtin(name: &str, params: &[(&str, i32)]) -> anyhow::Result<EngineConfig> {
+        let mut set = Params::default();
+        for (param, value) in params {
+            set.set_by_name(param, &value.to_string())
+                .with_context(|| format!("engine '{name}'"))?;
+        }
+        let mut config = EngineConfig {
+            name: name.to_string(),
+            external: None,
+            param_file: None,
+            overrides: params.iter().map(|(k, v)| format!("{k}={v}")).collect(),
+            limits: EngineLimits {
+                nodes: Some(DEFAULT_NODES),
+                time_margin_ms: crate::game::time_control::DEFAULT_TIME_MARGIN_MS,
+                ..EngineLimits::default()
+            },
+            params: BTreeMap::new(),
+        };
+        config.set_params(&set);
+        Ok(config)
     }
 
     /// The engine's full parameter set.
@@ -111,6 +136,26 @@ pub struct SprtSettings {
     pub model: String,
 }
 
+impl SprtSettings {
+    /// The statistics module's SPRT configuration, checked; a bad value is a usage error
+    /// naming `--sprt` and the accepted range.
+    pub fn config(&self) -> anyhow::Result<SprtConfig> {
+        let usage = |e: String| anyhow::Error::new(crate::UsageError(format!("--sprt: {e}")));
+        let config = SprtConfig {
+            elo0: self.elo0,
+            elo1: self.elo1,
+            alpha: self.alpha,
+            beta: self.beta,
+            model: self.model.parse().map_err(usage)?,
+        };
+        config.validate().map_err(|e| usage(e.to_string()))?;
+        Ok(config)
+    }
+}
+
+/// Node limit a move when no limit is given.
+pub const DEFAULT_NODES: u64 = 1000;
+
 /// Everything that determines a match.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct MatchConfig {
@@ -141,6 +186,26 @@ pub struct MatchConfig {
 }
 
 impl MatchConfig {
+    /// A match of `games` games (rounded up to whole pairs) between two engines from the
+    /// standard position, on every core, seed 1, 16 MiB hash, no adjudication and no SPRT.
+    pub fn new(first: EngineConfig, second: EngineConfig, games: u64) -> MatchConfig {
+        MatchConfig {
+            event: format!("{} vs {}", first.name, second.name),
+            games: games.div_ceil(2) * 2,
+            concurrency: std::thread::available_parallelism().map_or(1, |n| n.get()),
+            seed: 1,
+            hash_mb: 16,
+            report_every: 50,
+            book: None,
+            rules: GameRules::default(),
+            sprt: None,
+            pgnout: None,
+            recover: false,
+            command: Vec::new(),
+            engines: vec![first, second],
+        }
+    }
+
     /// Writes `dir/config.toml`.
     pub fn save(&self, dir: &Path) -> anyhow::Result<()> {
         let text = toml::to_string_pretty(self).context("cannot encode the configuration")?;

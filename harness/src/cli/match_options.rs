@@ -1,0 +1,556 @@
+//! `harness match` options (also used by `harness bench match`, `datagen`, `spsa`): the clap
+//! arguments and their translation into the typed [`MatchConfig`], in one place.
+
+use std::collections::{BTreeMap, HashSet};
+use std::path::{Path, PathBuf};
+
+use engine::params::Params;
+
+use super::key_value::{key_values, parse_bool, parse_value, usage};
+use super::spellings::engine_groups;
+use crate::book::{BookFormat, BookOrder, BookSpec, DEFAULT_BOOK, OnBadEntry, default_book_path};
+use crate::game::time_control::DEFAULT_TIME_MARGIN_MS;
+use crate::game::{DrawRule, EngineLimits, GameRules, ResignRule, TimeControl};
+use crate::runner::config::DEFAULT_NODES;
+use crate::runner::external::ExternalSpec;
+use crate::runner::{EngineConfig, MatchConfig, SprtSettings};
+use crate::stats::EloModel;
+use crate::usage_bail;
+
+/// Games of the no-argument match (the README's first command).
+pub const DEFAULT_GAMES: u64 = 200;
+/// Upper bound on games of an SPRT run without `--games`.
+pub const SPRT_MAX_GAMES: u64 = 200_000;
+
+#[derive(Debug, Clone, Default, clap::Args)]
+#[command(after_help = "\
+Engine and --each keys: name=NAME file=PARAMS.toml tc=[MOVES/]BASE[+INC] nodes=N depth=N \
+st=SECONDS movetime=MS timemargin=MS, and any engine parameter as NAME=VALUE.
+External UCI engines: cmd=PATH [args=\"A B\"] [dir=DIR] option.NAME=VALUE ..., or git=REF \
+(a branch, tag or commit; git=WORKTREE for the work tree with its changes), built with cargo \
+and cached under target/harness-builds/; their NAME=VALUE keys are sent with setoption. \
+--recover restarts an engine after a crash, hang or stall; without it the match stops there.
+Single-dash spellings of fastchess/cutechess-cli (-engine, -each, -openings, -games, -rounds, \
+-concurrency, -sprt, -draw, -resign, -pgnout, -repeat, -maxmoves, -srand) are accepted.
+Without arguments: the default engine against qsearch_check_plies=0, 200 games at 1000 nodes \
+from the shipped book, written to results/<date>-<names>/.")]
+pub struct MatchArgs {
+    /// An engine: name=NAME [file=PARAMS.toml] [tc=|nodes=|depth=|st=|movetime=] [PARAM=VALUE ...]. Give two.
+    #[arg(long, num_args = 1.., value_name = "KEY=VALUE")]
+    pub engine: Vec<String>,
+    /// Keys applied to both engines (an engine's own keys win).
+    #[arg(long, num_args = 1.., value_name = "KEY=VALUE")]
+    pub each: Vec<String>,
+    /// Opening book: file=PATH [format=epd|pgn] [order=sequential|random] [plies=N] [start=N] [errors=fail|skip].
+    #[arg(long, num_args = 1.., value_name = "KEY=VALUE")]
+    pub openings: Vec<String>,
+    /// Number of games (per round). Rounded up to an even number: openings are played in pairs.
+    #[arg(long)]
+    pub games: Option<u64>,
+    /// Number of rounds; the match plays rounds × games games.
+    #[arg(long)]
+    pub rounds: Option<u64>,
+    /// Accepted for fastchess compatibility: every opening is always played with both colours.
+    #[arg(long, num_args = 0..=1, value_name = "N")]
+    pub repeat: Option<Option<u32>>,
+    /// Games played at the same time (default: all cores).
+    #[arg(long)]
+    pub concurrency: Option<usize>,
+    /// Stop when the SPRT decides: elo0=E elo1=E [alpha=0.05] [beta=0.05] [model=normalized|logistic|bayeselo].
+    #[arg(long, num_args = 1.., value_name = "KEY=VALUE")]
+    pub sprt: Vec<String>,
+    /// Draw adjudication: movenumber=N movecount=M score=CP.
+    #[arg(long, num_args = 1.., value_name = "KEY=VALUE")]
+    pub draw: Vec<String>,
+    /// Resign adjudication: movecount=M score=CP [twosided=true].
+    #[arg(long, num_args = 1.., value_name = "KEY=VALUE")]
+    pub resign: Vec<String>,
+    /// Adjudicate a draw after this many full moves.
+    #[arg(long)]
+    pub maxmoves: Option<u32>,
+    /// Also copy games.pgn to this file at the end (PATH or file=PATH).
+    #[arg(long, num_args = 1.., value_name = "PATH")]
+    pub pgnout: Vec<String>,
+    /// Seed of the random book order.
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Results folder (default: results/<date>-<first>-vs-<second>).
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// Print the report every N games (default 50).
+    #[arg(long)]
+    pub report_every: Option<u64>,
+    /// Transposition table size per engine, in MiB.
+    #[arg(long)]
+    pub hash: Option<usize>,
+    /// After an external engine's fault (crash, hang, stall), restart it and go on; without
+    /// this the match stops after that game, keeping every result.
+    #[arg(long)]
+    pub recover: bool,
+}
+
+/// One `--engine` or `--each` as given.
+#[derive(Debug, Default, Clone)]
+struct EngineOptions {
+    name: Option<String>,
+    file: Option<PathBuf>,
+    tc: Option<TimeControl>,
+    nodes: Option<u64>,
+    depth: Option<u32>,
+    movetime_ms: Option<u64>,
+    time_margin_ms: Option<u64>,
+    assignments: Vec<String>,
+    /// `cmd=`, `git=`, `args=`, `dir=` and `option.NAME=` keys of an external engine.
+    external: ExternalSpec,
+}
+
+fn parse_engine_options(option: &str, tokens: &[String]) -> anyhow::Result<EngineOptions> {
+    let mut o = EngineOptions::default();
+    for (key, value) in key_values(option, tokens)? {
+        match key.as_str() {
+            "name" => o.name = Some(value),
+            "file" | "params" => o.file = Some(PathBuf::from(value)),
+            "tc" => {
+                o.tc = Some(
+                    value
+                        .parse()
+                        .map_err(|e: String| usage(format!("{option}: {e}")))?,
+                )
+            }
+            "nodes" => o.nodes = Some(parse_value(option, &key, &value)?),
+            "depth" | "plies" => o.depth = Some(parse_value(option, &key, &value)?),
+            "st" => {
+                let seconds: f64 = parse_value(option, &key, &value)?;
+                if !(seconds > 0.0 && seconds.is_finite()) {
+                    usage_bail!("{option}: st={value} must be a positive number of seconds");
+                }
+                o.movetime_ms = Some((seconds * 1000.0).round() as u64);
+            }
+            "movetime" => o.movetime_ms = Some(parse_value(option, &key, &value)?),
+            "timemargin" => o.time_margin_ms = Some(parse_value(option, &key, &value)?),
+            "cmd" => o.external.cmd = Some(PathBuf::from(value)),
+            "git" => o.external.git = Some(value),
+            "args" => o.external.args = Some(value.split_whitespace().map(String::from).collect()),
+            "dir" => o.external.dir = Some(PathBuf::from(value)),
+            "proto" if value == "uci" => {}
+            "proto" => usage_bail!("{option}: proto={value}: only UCI engines are supported"),
+            "restart" => usage_bail!(
+                "{option}: restart= is not supported; engines are restarted only after a fault, with --recover"
+            ),
+            k if k.starts_with("option.") => {
+                let name = &k["option.".len()..];
+                if name.is_empty() {
+                    usage_bail!("{option}: '{key}={value}' names no option");
+                }
+                o.external.options.push((name.to_string(), value));
+            }
+            _ => o.assignments.push(format!("{key}={value}")),
+        }
+    }
+    Ok(o)
+}
+
+fn engine_config(
+    index: usize,
+    each: &EngineOptions,
+    own: &EngineOptions,
+) -> anyhow::Result<EngineConfig> {
+    if own.external.is_external() {
+        return external_engine_config(index, each, own);
+    }
+    if !own.external.options.is_empty() || own.external.args.is_some() || own.external.dir.is_some()
+    {
+        usage_bail!(
+            "--engine #{}: option.NAME=, args= and dir= are for external engines (cmd= or git=); \
+             for the built-in engine give parameters as NAME=VALUE",
+            index + 1
+        );
+    }
+    let name = own
+        .name
+        .clone()
+        .ok_or_else(|| usage(format!("--engine #{}: give it a name= ", index + 1)))?;
+    let option = format!("--engine name={name}");
+    let mut params = Params::default();
+    for file in [&each.file, &own.file].into_iter().flatten() {
+        let text = std::fs::read_to_string(file)
+            .map_err(|e| usage(format!("{option}: {}: {e}", file.display())))?;
+        params
+            .apply_toml_str(&text, &file.display().to_string())
+            .map_err(|e| usage(format!("{option}: {e}")))?;
+    }
+    for a in each.assignments.iter().chain(&own.assignments) {
+        params
+            .set_assignment(a)
+            .map_err(|e| usage(format!("{option}: {e}")))?;
+    }
+    let mut config = EngineConfig {
+        name,
+        external: None,
+        param_file: own.file.clone().or_else(|| each.file.clone()),
+        overrides: each
+            .assignments
+            .iter()
+            .chain(&own.assignments)
+            .cloned()
+            .collect(),
+        limits: engine_limits(each, own),
+        params: BTreeMap::new(),
+    };
+    config.set_params(&params);
+    Ok(config)
+}
+
+/// An engine's limits: its own keys, else those of `--each`.
+fn engine_limits(each: &EngineOptions, own: &EngineOptions) -> EngineLimits {
+    EngineLimits {
+        nodes: own.nodes.or(each.nodes),
+        depth: own.depth.or(each.depth),
+        movetime_ms: own.movetime_ms.or(each.movetime_ms),
+        tc: own.tc.or(each.tc),
+        time_margin_ms: own
+            .time_margin_ms
+            .or(each.time_margin_ms)
+            .unwrap_or(DEFAULT_TIME_MARGIN_MS),
+    }
+}
+
+/// An external engine (`cmd=` or `git=`): its options are `option.NAME=VALUE` and plain
+/// `NAME=VALUE` keys (those of `--each` first), sent with `setoption`. A `git=` revision is
+/// built now, before any game.
+fn external_engine_config(
+    index: usize,
+    each: &EngineOptions,
+    own: &EngineOptions,
+) -> anyhow::Result<EngineConfig> {
+    let name = match (&own.name, &own.external.git) {
+        (Some(name), _) => name.clone(),
+        (None, Some(reference)) => reference.clone(),
+        (None, None) => usage_bail!("--engine #{}: give it a name= ", index + 1),
+    };
+    if own.file.is_some() || each.file.is_some() {
+        usage_bail!(
+            "--engine name={name}: file= is for the built-in engine; give an external engine's \
+             parameters as NAME=VALUE or option.NAME=VALUE"
+        );
+    }
+    let mut spec = own.external.clone();
+    let plain = |assignments: &[String]| -> Vec<(String, String)> {
+        assignments
+            .iter()
+            .filter_map(|a| {
+                a.split_once('=')
+                    .map(|(k, v)| (k.to_string(), v.to_string()))
+            })
+            .collect()
+    };
+    let mut options = each.external.options.clone();
+    options.extend(plain(&each.assignments));
+    options.append(&mut spec.options);
+    options.extend(plain(&own.assignments));
+    spec.options = options;
+    let external = spec.resolve(&name)?;
+    Ok(EngineConfig {
+        overrides: external
+            .options
+            .iter()
+            .map(|(k, v)| format!("{k}={v}"))
+            .collect(),
+        name,
+        external: Some(external),
+        param_file: None,
+        limits: engine_limits(each, own),
+        params: BTreeMap::new(),
+    })
+}
+
+fn book_spec(tokens: &[String]) -> anyhow::Result<BookSpec> {
+    let kv = key_values("--openings", tokens)?;
+    let file = kv
+        .iter()
+        .find(|(k, _)| k == "file")
+        .map(|(_, v)| PathBuf::from(v))
+        .ok_or_else(|| usage("--openings: give file=PATH"))?;
+    let mut spec = match BookSpec::for_file(&file) {
+        Ok(spec) => spec,
+        Err(e) if kv.iter().any(|(k, _)| k == "format") => {
+            let _ = e;
+            BookSpec {
+                file: file.clone(),
+                format: BookFormat::Epd,
+                plies: None,
+                order: BookOrder::Sequential,
+                start: 1,
+                on_bad_entry: OnBadEntry::Fail,
+            }
+        }
+        Err(e) => return Err(e.into()),
+    };
+    for (key, value) in kv {
+        match key.as_str() {
+            "file" => {}
+            "format" => {
+                spec.format = value
+                    .parse()
+                    .map_err(|e: String| usage(format!("--openings: {e}")))?
+            }
+            "order" => {
+                spec.order = value
+                    .parse()
+                    .map_err(|e: String| usage(format!("--openings: {e}")))?
+            }
+            "plies" => spec.plies = Some(parse_value("--openings", &key, &value)?),
+            "start" => spec.start = parse_value("--openings", &key, &value)?,
+            "errors" => {
+                spec.on_bad_entry = match value.as_str() {
+                    "fail" => OnBadEntry::Fail,
+                    "skip" => OnBadEntry::Skip,
+                    _ => usage_bail!("--openings: errors={value} (expected fail or skip)"),
+                }
+            }
+            "policy" => {}
+            _ => usage_bail!(
+                "--openings: unknown key '{key}' (expected file, format, order, plies, start, errors)"
+            ),
+        }
+    }
+    Ok(spec)
+}
+
+fn sprt_settings(tokens: &[String]) -> anyhow::Result<SprtSettings> {
+    let mut s = SprtSettings {
+        elo0: f64::NAN,
+        elo1: f64::NAN,
+        alpha: 0.05,
+        beta: 0.05,
+        model: EloModel::default().name().to_string(),
+    };
+    for (key, value) in key_values("--sprt", tokens)? {
+        match key.as_str() {
+            "elo0" => s.elo0 = parse_value("--sprt", &key, &value)?,
+            "elo1" => s.elo1 = parse_value("--sprt", &key, &value)?,
+            "alpha" => s.alpha = parse_value("--sprt", &key, &value)?,
+            "beta" => s.beta = parse_value("--sprt", &key, &value)?,
+            "model" => {
+                let m: EloModel = value
+                    .parse()
+                    .map_err(|e: String| usage(format!("--sprt: {e}")))?;
+                s.model = m.name().to_string();
+            }
+            _ => {
+                usage_bail!("--sprt: unknown key '{key}' (expected elo0, elo1, alpha, beta, model)")
+            }
+        }
+    }
+    if s.elo0.is_nan() || s.elo1.is_nan() {
+        usage_bail!("--sprt: give both elo0= and elo1=");
+    }
+    s.config()?;
+    Ok(s)
+}
+
+fn game_rules(args: &MatchArgs) -> anyhow::Result<GameRules> {
+    let mut rules = GameRules {
+        max_moves: args.maxmoves,
+        ..Default::default()
+    };
+    if !args.draw.is_empty() {
+        let mut rule = DrawRule {
+            movenumber: 0,
+            movecount: 0,
+            score: 0,
+        };
+        let mut seen = HashSet::new();
+        for (key, value) in key_values("--draw", &args.draw)? {
+            match key.as_str() {
+                "movenumber" => rule.movenumber = parse_value("--draw", &key, &value)?,
+                "movecount" => rule.movecount = parse_value("--draw", &key, &value)?,
+                "score" => rule.score = parse_value("--draw", &key, &value)?,
+                _ => usage_bail!(
+                    "--draw: unknown key '{key}' (expected movenumber, movecount, score)"
+                ),
+            }
+            seen.insert(key);
+        }
+        for needed in ["movenumber", "movecount", "score"] {
+            if !seen.contains(needed) {
+                usage_bail!("--draw: give {needed}=");
+            }
+        }
+        rules.draw = Some(rule);
+    }
+    if !args.resign.is_empty() {
+        let mut rule = ResignRule {
+            movecount: 0,
+            score: 0,
+            twosided: false,
+        };
+        let mut seen = HashSet::new();
+        for (key, value) in key_values("--resign", &args.resign)? {
+            match key.as_str() {
+                "movecount" => rule.movecount = parse_value("--resign", &key, &value)?,
+                "score" => rule.score = parse_value("--resign", &key, &value)?,
+                "twosided" => rule.twosided = parse_bool("--resign", &key, &value)?,
+                _ => usage_bail!(
+                    "--resign: unknown key '{key}' (expected movecount, score, twosided)"
+                ),
+            }
+            seen.insert(key);
+        }
+        for needed in ["movecount", "score"] {
+            if !seen.contains(needed) {
+                usage_bail!("--resign: give {needed}=");
+            }
+        }
+        if rule.movecount == 0 {
+            usage_bail!("--resign: movecount must be at least 1");
+        }
+        rules.resign = Some(rule);
+    }
+    Ok(rules)
+}
+
+fn default_threads() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
+/// A new folder `results/<date>-<a>-vs-<b>` (with `-2`, `-3`... if taken).
+fn default_out_dir(config: &MatchConfig) -> PathBuf {
+    let clean = |s: &str| -> String {
+        s.chars()
+            .map(|c| {
+                if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
+                    c
+                } else {
+                    '_'
+                }
+            })
+            .collect()
+    };
+    let base = format!(
+        "{}-{}-vs-{}",
+        chrono::Local::now().format("%Y-%m-%d"),
+        clean(&config.engines[0].name),
+        clean(&config.engines[1].name)
+    );
+    let mut dir = Path::new("results").join(&base);
+    let mut n = 2;
+    while dir.exists() {
+        dir = Path::new("results").join(format!("{base}-{n}"));
+        n += 1;
+    }
+    dir
+}
+
+/// Turns the command line into a match configuration and its results folder.
+pub fn build_config(args: &MatchArgs) -> anyhow::Result<(MatchConfig, PathBuf)> {
+    let defaults_only = args.engine.is_empty();
+    let engine_tokens: Vec<Vec<String>> = if defaults_only {
+        vec![
+            vec!["name=base".to_string()],
+            vec![
+                "name=noqchecks".to_string(),
+                "qsearch_check_plies=0".to_string(),
+            ],
+        ]
+    } else {
+        engine_groups(&args.engine)
+    };
+    if engine_tokens.len() != 2 {
+        usage_bail!(
+            "give exactly two --engine options (got {})",
+            engine_tokens.len()
+        );
+    }
+    let each = parse_engine_options("--each", &args.each)?;
+    if each.name.is_some() {
+        usage_bail!("--each: name= belongs to an --engine");
+    }
+    if each.external.is_external() || each.external.args.is_some() || each.external.dir.is_some() {
+        usage_bail!("--each: cmd=, git=, args= and dir= belong to an --engine");
+    }
+    let mut engines = Vec::new();
+    for (i, tokens) in engine_tokens.iter().enumerate() {
+        let own = parse_engine_options(&format!("--engine #{}", i + 1), tokens)?;
+        engines.push(engine_config(i, &each, &own)?);
+    }
+    if engines[0].name == engines[1].name {
+        usage_bail!(
+            "the two engines need different names (both are '{}')",
+            engines[0].name
+        );
+    }
+    for e in &mut engines {
+        if !e.limits.is_limited() {
+            e.limits.nodes = Some(DEFAULT_NODES);
+            if !defaults_only {
+                eprintln!(
+                    "note: no time control for '{}': using nodes={DEFAULT_NODES} (give tc=, nodes=, depth= or st=)",
+                    e.name
+                );
+            }
+        }
+    }
+
+    let sprt = if args.sprt.is_empty() {
+        None
+    } else {
+        Some(sprt_settings(&args.sprt)?)
+    };
+    let per_round = args.games.unwrap_or(if args.rounds.is_some() {
+        2
+    } else {
+        DEFAULT_GAMES
+    });
+    let mut games = match (args.games, args.rounds, &sprt) {
+        (None, None, Some(_)) => SPRT_MAX_GAMES,
+        _ => per_round.saturating_mul(args.rounds.unwrap_or(1)),
+    };
+    if games == 0 {
+        usage_bail!("--games must be at least 1");
+    }
+    if games % 2 == 1 {
+        games += 1;
+        eprintln!("note: playing {games} games: each opening is played twice, colours reversed");
+    }
+
+    let book = if !args.openings.is_empty() {
+        Some(book_spec(&args.openings)?)
+    } else {
+        match default_book_path() {
+            Some(path) => Some(BookSpec::for_file(&path)?),
+            None => {
+                eprintln!(
+                    "warning: no --openings and the shipped book {DEFAULT_BOOK} was not found: \
+                     every game starts from the initial position"
+                );
+                None
+            }
+        }
+    };
+    let pgnout = match args.pgnout.first() {
+        None => None,
+        Some(first) => Some(PathBuf::from(first.strip_prefix("file=").unwrap_or(first))),
+    };
+    let concurrency = args.concurrency.unwrap_or_else(default_threads);
+    if concurrency == 0 {
+        usage_bail!("--concurrency must be at least 1");
+    }
+    let config = MatchConfig {
+        event: format!("{} vs {}", engines[0].name, engines[1].name),
+        games,
+        concurrency,
+        seed: args.seed.unwrap_or(1),
+        hash_mb: args.hash.unwrap_or(16),
+        report_every: args.report_every.unwrap_or(50),
+        book,
+        rules: game_rules(args)?,
+        sprt,
+        pgnout,
+        recover: args.recover,
+        command: std::env::args().collect(),
+        engines,
+    };
+    let dir = args.out.clone().unwrap_or_else(|| default_out_dir(&config));
+    Ok((config, dir))
+}

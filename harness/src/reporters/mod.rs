@@ -1,0 +1,14 @@
+//! Listeners that show a run to people and tools: the progress bar ([`progress`]), the
+//! fastchess report block ([`fastchess`]), per-game lines as cutechess and fastchess print
+//! them ([`game_lines`]) and a JSON-lines event stream ([`json_events`]). Each is a
+//! [`crate::runner::Listener`]; commands choose which to attach.
+
+pub mod fastchess;
+pub mod game_lines;
+pub mod json_events;
+pub mod progress;
+
+pub use fastchess::{FastchessReport, bench_line, report_block};
+pub use game_lines::GameLines;
+pub use json_events::JsonEvents;
+pub use progress::Progress;

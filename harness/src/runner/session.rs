@@ -1,0 +1,219 @@
+//! A match in a results folder: the configuration saved (or read back to resume), the games
+//! already in games.csv counted, the rest played with the SPRT stop, then summary.json and
+//! the report written. Commands, tests and tools call [`run_match`]; what the terminal shows
+//! is up to the listener they pass.
+
+use std::path::Path;
+use std::sync::atomic::AtomicBool;
+use std::time::Instant;
+
+use anyhow::Context;
+
+use super::config::MatchConfig;
+use super::event::{Control, Event, Listener, Listeners};
+use super::play::{RunOutcome, play_pairs};
+use crate::book::Book;
+use crate::output::{FolderWriter, RunEnd, SummaryFile, read_games_csv};
+use crate::scoreboard::{Counted, Scoreboard};
+use crate::stats::{SprtConfig, SprtState, Summary};
+
+/// Whether the folder is new or holds a match to continue.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Start {
+    Fresh,
+    Resume,
+}
+
+/// How a match run ended.
+#[derive(Clone, Debug)]
+pub struct MatchOutcome {
+    /// The counts of every game in the folder, this run's and earlier ones.
+    pub board: Scoreboard,
+    pub summary: Summary,
+    pub run: RunOutcome,
+    /// Stopped by an SPRT decision that still holds once the pairs under way are counted.
+    pub stopped_by_sprt: bool,
+    /// The games counted when the LLR first crossed a bound in this run, if it did.
+    pub sprt_crossed_at: Option<u64>,
+    /// Wall time of this run and the earlier runs of the folder.
+    pub wall_seconds: f64,
+}
+
+/// The scoreboard of `config`'s match from the rows of `dir/games.csv`, with a note for a
+/// cut-off last line and for each row it skipped. Resume, `harness elo --results`, the
+/// report and summary.json all count a folder through here.
+pub fn count_folder(config: &MatchConfig, dir: &Path) -> anyhow::Result<(Scoreboard, Vec<String>)> {
+    let mut board = Scoreboard::new(
+        &config.engines[0].name,
+        &config.engines[1].name,
+        Some(config.games.div_ceil(2)),
+    );
+    let mut notes = Vec::new();
+    let path = dir.join("games.csv");
+    if !path.exists() {
+        return Ok((board, notes));
+    }
+    let found = read_games_csv(&path)?;
+    notes.extend(found.cut_off.as_ref().map(|c| c.note.clone()));
+    for (row, line) in found.rows.iter().zip(&found.lines) {
+        if let Counted::Skipped(note) = board.add(row, Some(&format!("{}:{line}", path.display())))
+        {
+            notes.push(note);
+        }
+    }
+    Ok((board, notes))
+}
+
+/// Plays (or with [`Start::Resume`] continues) `config`'s match in `dir`; `stop` interrupts
+/// cleanly. Every event goes to `listener` after the folder's files are written.
+pub fn run_match(
+    config: &MatchConfig,
+    dir: &Path,
+    start: Start,
+    stop: &AtomicBool,
+    listener: &mut dyn Listener,
+) -> anyhow::Result<MatchOutcome> {
+    let started = Instant::now();
+    let sprt = config.sprt.as_ref().map(|s| s.config()).transpose()?;
+    std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    let book = config
+        .book
+        .as_ref()
+        .map(|spec| Book::load(spec, config.seed))
+        .transpose()?;
+
+    let resume = start == Start::Resume;
+    let (mut board, mut notes) = if resume {
+        count_folder(config, dir)?
+    } else {
+        config.save(dir)?;
+        let board = Scoreboard::new(
+            &config.engines[0].name,
+            &config.engines[1].name,
+            Some(config.games.div_ceil(2)),
+        );
+        (board, Vec::new())
+    };
+    if let (Some(b), Some(spec)) = (&book, &config.book)
+        && b.skipped > 0
+    {
+        notes.push(format!("skipped {} malformed entries of {spec}", b.skipped));
+    }
+    if let Some(cut_off) = notes.iter_mut().find(|n| n.contains("cut off mid-write")) {
+        cut_off.push_str("; its game is played again");
+    }
+    let previous_wall = if resume {
+        SummaryFile::load(dir).map_or(0.0, |s| s.wall_seconds)
+    } else {
+        0.0
+    };
+    let mut writer = FolderWriter::open(dir, config, resume, board.games_counted())?;
+
+    let mut sprt_stop = SprtStop {
+        sprt: sprt.as_ref(),
+        crossed_at: None,
+        inner: listener,
+    };
+    let mut chain = Listeners::new();
+    chain.push(&mut writer);
+    chain.push(&mut sprt_stop);
+
+    for note in &notes {
+        chain.on_event(&Event::Note { text: note }, &board)?;
+    }
+    let pairs: Vec<u64> = (0..config.games.div_ceil(2)).collect();
+    let games_to_play = config
+        .games
+        .saturating_sub(board.games_counted().len() as u64);
+    chain.on_event(
+        &Event::MatchStarted {
+            first: &config.engines[0].name,
+            second: &config.engines[1].name,
+            games_total: config.games,
+            games_to_play,
+            concurrency: config.concurrency.clamp(1, games_to_play.max(1) as usize),
+        },
+        &board,
+    )?;
+    let run = play_pairs(config, book.as_ref(), &pairs, &mut board, stop, &mut chain)?;
+    drop(chain);
+    let (crossed_at, listener) = (sprt_stop.crossed_at, sprt_stop.inner);
+
+    let summary = board.summary(sprt.as_ref());
+    let wall_seconds = previous_wall + started.elapsed().as_secs_f64();
+    // Stopped by a decision that still holds once the pairs under way are counted.
+    let stopped_by_sprt = run.stopped_early && summary.state() != SprtState::Continue;
+    let end = RunEnd {
+        games_requested: config.games,
+        wall_seconds,
+        interrupted: run.interrupted,
+        fault_stop: run.fault_stop.clone(),
+        stopped_by_sprt,
+    };
+    SummaryFile::new(&board, sprt.as_ref(), &config.engines, end).save(dir)?;
+    // The games and summary are already safe on disk; a report failure is only a note.
+    if let Err(err) = crate::report::write_reports(dir) {
+        listener.on_event(
+            &Event::Note {
+                text: &format!("could not write the report: {err:#}"),
+            },
+            &board,
+        )?;
+    }
+    if let Some(path) = &config.pgnout {
+        std::fs::copy(dir.join("games.pgn"), path)
+            .with_context(|| format!("cannot copy games.pgn to {}", path.display()))?;
+    }
+    listener.on_event(
+        &Event::MatchFinished {
+            games_played: run.games_played,
+            interrupted: run.interrupted,
+            stopped_by_sprt,
+            fault_stop: run.fault_stop.as_deref(),
+        },
+        &board,
+    )?;
+    Ok(MatchOutcome {
+        board,
+        summary,
+        run,
+        stopped_by_sprt,
+        sprt_crossed_at: crossed_at,
+        wall_seconds,
+    })
+}
+
+/// Passes every event on; after each completed pair also the SPRT's state, and once it has
+/// decided, asks the runner to finish only the pairs already started.
+struct SprtStop<'s, 'l> {
+    sprt: Option<&'s SprtConfig>,
+    /// Games counted when the LLR first crossed a bound.
+    crossed_at: Option<u64>,
+    inner: &'l mut dyn Listener,
+}
+
+impl Listener for SprtStop<'_, '_> {
+    fn on_event(&mut self, event: &Event<'_>, board: &Scoreboard) -> anyhow::Result<Control> {
+        let control = self.inner.on_event(event, board)?;
+        let (Some(sprt), Event::PairFinished { .. }) = (self.sprt, event) else {
+            return Ok(control);
+        };
+        let summary = board.summary(Some(sprt));
+        let state = summary.state();
+        self.inner.on_event(
+            &Event::Sprt {
+                pairs: board.pairs(),
+                llr: summary.llr,
+                lower: summary.llr_lower,
+                upper: summary.llr_upper,
+                state,
+            },
+            board,
+        )?;
+        if state == SprtState::Continue {
+            return Ok(control);
+        }
+        self.crossed_at.get_or_insert(board.games());
+        Ok(Control::FinishStartedPairs)
+    }
+}
