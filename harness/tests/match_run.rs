@@ -3,6 +3,7 @@
 mod match_common;
 
 use std::collections::BTreeMap;
+use std::path::Path;
 
 use harness::runner::first_engine_points_x2;
 use match_common::*;
@@ -306,4 +307,83 @@ fn sprt_stops_the_match_early() {
     );
     let rows = rows_without_times(tmp.path());
     assert_eq!(rows.len() as u64, report.board.games());
+}
+
+/// `--events -` writes one JSON object a line, each valid against the schema in the repo, and
+/// the per-game lines are those of cutechess-cli and fastchess.
+#[test]
+fn events_follow_the_schema_and_game_lines_the_fastchess_format() {
+    let schema_path = Path::new(env!("CARGO_MANIFEST_DIR")).join("schemas/events.schema.json");
+    let schema: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(schema_path).unwrap()).unwrap();
+    let validator = jsonschema::validator_for(&schema).expect("a valid schema");
+    let tmp = tempdir();
+    let dir = tmp.path().join("run");
+    let args = [
+        "match",
+        "--engine",
+        "name=base",
+        "--engine",
+        "name=dev",
+        "qsearch_depth=2",
+        "--each",
+        "nodes=300",
+        "--games",
+        "8",
+        "--concurrency",
+        "2",
+        "--seed",
+        "5",
+        "--sprt",
+        "elo0=0",
+        "elo1=5",
+        "--events",
+        "-",
+        "--out",
+        dir.to_str().unwrap(),
+    ];
+    let out = harness(&args);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let mut kinds = BTreeMap::<String, u64>::new();
+    for line in stdout.lines() {
+        let event: serde_json::Value = serde_json::from_str(line).expect("a JSON line");
+        let errors: Vec<String> = validator
+            .iter_errors(&event)
+            .map(|e| e.to_string())
+            .collect();
+        assert!(errors.is_empty(), "{line}: {errors:?}");
+        *kinds
+            .entry(event["event"].as_str().unwrap().to_string())
+            .or_default() += 1;
+    }
+    assert_eq!(kinds["match_started"], 1);
+    assert_eq!(kinds["game_started"], 8);
+    assert_eq!(kinds["game_finished"], 8);
+    assert_eq!(kinds["pair_finished"], 4);
+    assert_eq!(kinds["sprt"], 4);
+    assert_eq!(kinds["match_finished"], 1);
+    // An invalid event is caught (the schema is not vacuous).
+    let bad = serde_json::json!({"event": "pair_finished", "pair": 0, "points_x2": 5});
+    assert!(!validator.is_valid(&bad));
+
+    // Human output: the per-game lines exactly as fastchess prints them.
+    let dir = tmp.path().join("run2");
+    let mut args: Vec<&str> = args[..args.len() - 4].to_vec();
+    args.extend(["--out", dir.to_str().unwrap()]);
+    let out = harness(&args);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let started =
+        regex::Regex::new(r"^Started game (\d+) of 8 \((base|dev) vs (base|dev)\)$").unwrap();
+    let finished = regex::Regex::new(
+        r"^Finished game (\d+) \((base|dev) vs (base|dev)\): (1-0|0-1|1/2-1/2) \{[A-Z][^{}]*\}$",
+    )
+    .unwrap();
+    let starts = stdout.lines().filter(|l| started.is_match(l)).count();
+    let ends: Vec<&str> = stdout.lines().filter(|l| finished.is_match(l)).collect();
+    assert_eq!((starts, ends.len()), (8, 8), "{stdout}");
+    assert!(
+        ends.iter()
+            .any(|l| l.contains("{White mates}") || l.contains("{Black mates}")),
+        "{stdout}"
+    );
 }

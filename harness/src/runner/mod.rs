@@ -4,22 +4,32 @@
 //! stop ([`run_match`]). No terminal and no command line here: commands build the
 //! configuration and choose the listeners.
 //!
-//! ```no_run
+//! Ten pairs of our engine against itself with a wider delta margin, 500 nodes a move:
+//!
+//! ```
 //! use std::sync::atomic::AtomicBool;
-//! use harness::runner::{Control, EngineConfig, MatchConfig, play_pairs};
+//! use harness::runner::{Control, EngineConfig, Event, MatchConfig, play_pairs};
 //! use harness::scoreboard::Scoreboard;
 //!
-//! let config = MatchConfig::new(
-//!     EngineConfig::builtin("dev", &[("delta_margin", 150)]).unwrap(),
-//!     EngineConfig::builtin("base", &[]).unwrap(),
-//!     20,
-//! );
+//! let mut dev = EngineConfig::builtin("dev", &[("delta_margin", 400)])?;
+//! let mut base = EngineConfig::builtin("base", &[])?;
+//! dev.limits.nodes = Some(500);
+//! base.limits.nodes = Some(500);
+//! let config = MatchConfig::new(dev, base, 20);
+//!
 //! let mut board = Scoreboard::new("dev", "base", None);
-//! let stop = AtomicBool::new(false);
 //! let pairs: Vec<u64> = (0..10).collect();
-//! let mut quiet = |_: &harness::runner::Event<'_>, _: &Scoreboard| Ok(Control::Continue);
-//! play_pairs(&config, None, &pairs, &mut board, &stop, &mut quiet).unwrap();
-//! println!("{:?}", board.summary(None).elo);
+//! let mut on_event = |event: &Event<'_>, _: &Scoreboard| {
+//!     if let Event::GameFinished { row, reason, .. } = event {
+//!         println!("game {}: {} {{{reason}}}", row.game, row.result);
+//!     }
+//!     Ok(Control::Continue)
+//! };
+//! play_pairs(&config, None, &pairs, &mut board, &AtomicBool::new(false), &mut on_event)?;
+//! let summary = board.summary(None);
+//! assert_eq!(summary.games, 20);
+//! println!("Elo {:+.1} +/- {:.1}", summary.elo.unwrap_or(0.0), summary.elo_err95.unwrap_or(0.0));
+//! # anyhow::Ok(())
 //! ```
 
 pub mod config;
