@@ -101,7 +101,7 @@ fn pairs_already_counted_are_not_played_again() {
     play_pairs(
         &config,
         Some(&book),
-        &[0, 1],
+        vec![0, 1],
         &mut board,
         &stop,
         &mut collect,

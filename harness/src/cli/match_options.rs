@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use engine::params::Params;
 
-use super::key_value::{key_values, parse_bool, parse_value, usage};
+use super::key_value::{check_range, key_values, parse_bool, parse_in_range, parse_value, usage};
 use super::spellings::engine_groups;
 use crate::book::{BookFormat, BookOrder, BookSpec, DEFAULT_BOOK, OnBadEntry, default_book_path};
 use crate::game::time_control::DEFAULT_TIME_MARGIN_MS;
@@ -87,6 +87,22 @@ pub struct MatchArgs {
     /// this the match stops after that game, keeping every result.
     #[arg(long)]
     pub recover: bool,
+    /// fastchess's output style: format=fastchess (default) or format=cutechess (adds
+    /// cutechess-cli's `Score of A vs B: W - L - D [ratio] N` line after every game).
+    #[arg(long, num_args = 1.., value_name = "format=NAME")]
+    pub output: Vec<String>,
+    /// fastchess's engine log: not supported (see the error for what to use).
+    #[arg(long, num_args = 1.., value_name = "KEY=VALUE", hide = true)]
+    pub log: Vec<String>,
+    /// fastchess's autosave interval: accepted; every game is saved as it ends.
+    #[arg(long, value_name = "N", hide = true)]
+    pub autosaveinterval: Option<u64>,
+    /// fastchess's tournament type: gauntlet or roundrobin, the same with two engines.
+    #[arg(long, value_name = "TYPE", hide = true)]
+    pub tournament: Option<String>,
+    /// fastchess's report options: penta=true is what the harness always does.
+    #[arg(long, num_args = 1.., value_name = "KEY=VALUE", hide = true)]
+    pub report: Vec<String>,
 }
 
 /// One `--engine` or `--each` as given.
@@ -104,12 +120,36 @@ struct EngineOptions {
     external: ExternalSpec,
 }
 
+/// Most nodes a move accepted (a trillion).
+const MAX_NODES: u64 = 1_000_000_000_000;
+/// Most games a match may have.
+pub const MAX_GAMES: u64 = 1_000_000_000;
+/// Most games played at once.
+pub const MAX_CONCURRENCY: usize = 4096;
+/// Largest hash table per engine, in MiB.
+pub const MAX_HASH_MB: usize = 65_536;
+
+/// An engine name: not empty, and no control characters (a newline would break the PGN).
+fn checked_name(option: &str, name: &str) -> anyhow::Result<String> {
+    if name.is_empty() {
+        usage_bail!("{option}: name= is empty; give the engine a name");
+    }
+    if name.chars().any(char::is_control) {
+        usage_bail!(
+            "{option}: name={name:?} has a control character (newline, tab...); names are one line"
+        );
+    }
+    Ok(name.to_string())
+}
+
 fn parse_engine_options(option: &str, tokens: &[String]) -> anyhow::Result<EngineOptions> {
     let mut o = EngineOptions::default();
     for (key, value) in key_values(option, tokens)? {
         match key.as_str() {
-            "name" => o.name = Some(value),
+            "name" => o.name = Some(checked_name(option, &value)?),
             "file" | "params" => o.file = Some(PathBuf::from(value)),
+            // fastchess's tc=inf: no clock (another limit, such as nodes=, applies).
+            "tc" if value.eq_ignore_ascii_case("inf") => o.tc = None,
             "tc" => {
                 o.tc = Some(
                     value
@@ -117,17 +157,18 @@ fn parse_engine_options(option: &str, tokens: &[String]) -> anyhow::Result<Engin
                         .map_err(|e: String| usage(format!("{option}: {e}")))?,
                 )
             }
-            "nodes" => o.nodes = Some(parse_value(option, &key, &value)?),
-            "depth" | "plies" => o.depth = Some(parse_value(option, &key, &value)?),
+            "nodes" => o.nodes = Some(parse_in_range(option, &key, &value, 1, MAX_NODES)?),
+            "depth" | "plies" => o.depth = Some(parse_in_range(option, &key, &value, 1, 255)?),
             "st" => {
-                let seconds: f64 = parse_value(option, &key, &value)?;
-                if !(seconds > 0.0 && seconds.is_finite()) {
-                    usage_bail!("{option}: st={value} must be a positive number of seconds");
-                }
+                let seconds: f64 = parse_in_range(option, &key, &value, 0.001, 1_000_000.0)?;
                 o.movetime_ms = Some((seconds * 1000.0).round() as u64);
             }
-            "movetime" => o.movetime_ms = Some(parse_value(option, &key, &value)?),
-            "timemargin" => o.time_margin_ms = Some(parse_value(option, &key, &value)?),
+            "movetime" => {
+                o.movetime_ms = Some(parse_in_range(option, &key, &value, 1, 1_000_000_000)?)
+            }
+            "timemargin" => {
+                o.time_margin_ms = Some(parse_in_range(option, &key, &value, 0, 10_000_000)?)
+            }
             "cmd" => o.external.cmd = Some(PathBuf::from(value)),
             "git" => o.external.git = Some(value),
             "args" => o.external.args = Some(value.split_whitespace().map(String::from).collect()),
@@ -351,7 +392,10 @@ fn sprt_settings(tokens: &[String]) -> anyhow::Result<SprtSettings> {
 
 fn game_rules(args: &MatchArgs) -> anyhow::Result<GameRules> {
     let mut rules = GameRules {
-        max_moves: args.maxmoves,
+        max_moves: args
+            .maxmoves
+            .map(|m| check_range("--maxmoves", m, 1, 100_000))
+            .transpose()?,
         ..Default::default()
     };
     if !args.draw.is_empty() {
@@ -363,9 +407,11 @@ fn game_rules(args: &MatchArgs) -> anyhow::Result<GameRules> {
         let mut seen = HashSet::new();
         for (key, value) in key_values("--draw", &args.draw)? {
             match key.as_str() {
-                "movenumber" => rule.movenumber = parse_value("--draw", &key, &value)?,
-                "movecount" => rule.movecount = parse_value("--draw", &key, &value)?,
-                "score" => rule.score = parse_value("--draw", &key, &value)?,
+                "movenumber" => {
+                    rule.movenumber = parse_in_range("--draw", &key, &value, 0, 10_000)?
+                }
+                "movecount" => rule.movecount = parse_in_range("--draw", &key, &value, 1, 10_000)?,
+                "score" => rule.score = parse_in_range("--draw", &key, &value, 0, 100_000)?,
                 _ => usage_bail!(
                     "--draw: unknown key '{key}' (expected movenumber, movecount, score)"
                 ),
@@ -388,8 +434,11 @@ fn game_rules(args: &MatchArgs) -> anyhow::Result<GameRules> {
         let mut seen = HashSet::new();
         for (key, value) in key_values("--resign", &args.resign)? {
             match key.as_str() {
-                "movecount" => rule.movecount = parse_value("--resign", &key, &value)?,
-                "score" => rule.score = parse_value("--resign", &key, &value)?,
+                "movecount" => {
+                    rule.movecount = parse_in_range("--resign", &key, &value, 1, 10_000)?
+                }
+                // A positive score: the side that many centipawns behind resigns.
+                "score" => rule.score = parse_in_range("--resign", &key, &value, 1, 100_000)?,
                 "twosided" => rule.twosided = parse_bool("--resign", &key, &value)?,
                 _ => usage_bail!(
                     "--resign: unknown key '{key}' (expected movecount, score, twosided)"
@@ -402,12 +451,34 @@ fn game_rules(args: &MatchArgs) -> anyhow::Result<GameRules> {
                 usage_bail!("--resign: give {needed}=");
             }
         }
-        if rule.movecount == 0 {
-            usage_bail!("--resign: movecount must be at least 1");
-        }
         rules.resign = Some(rule);
     }
     Ok(rules)
+}
+
+/// Refuses a match whose hash tables alone (two engines a worker) would not fit in the
+/// machine's memory.
+fn check_memory(hash_mb: usize, workers: usize) -> anyhow::Result<()> {
+    let Some(total_mb) = physical_memory_mb() else {
+        return Ok(());
+    };
+    let needed = 2u64 * hash_mb as u64 * workers as u64;
+    if needed > total_mb * 9 / 10 {
+        usage_bail!(
+            "--hash {hash_mb} with {workers} games at once needs {needed} MiB of hash tables \
+             (two engines a game), more than this machine's {total_mb} MiB: lower --hash or \
+             --concurrency"
+        );
+    }
+    Ok(())
+}
+
+/// The machine's memory in MiB (Linux), if it can be read.
+fn physical_memory_mb() -> Option<u64> {
+    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = text.lines().find(|l| l.starts_with("MemTotal:"))?;
+    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib / 1024)
 }
 
 fn default_threads() -> usize {
@@ -442,8 +513,61 @@ fn default_out_dir(config: &MatchConfig) -> PathBuf {
     dir
 }
 
+/// How per-game results are printed.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum OutputFormat {
+    #[default]
+    Fastchess,
+    /// Also cutechess-cli's `Score of` line after every game.
+    Cutechess,
+}
+
+/// The output format of `--output format=...`, and the fastchess options that are accepted
+/// for compatibility (`-autosaveinterval`, `-tournament`, `-report penta=true`) or refused
+/// with what to use instead (`-log`).
+pub fn output_format(args: &MatchArgs) -> anyhow::Result<OutputFormat> {
+    if !args.log.is_empty() {
+        usage_bail!(
+            "-log {}: engine communication logs are not written; the games are in games.pgn, \
+             every event in --events FILE (JSON lines), and an engine's last stderr lines are \
+             quoted in its fault messages",
+            args.log.join(" ")
+        );
+    }
+    if let Some(kind) = &args.tournament
+        && !matches!(kind.as_str(), "gauntlet" | "roundrobin" | "round-robin")
+    {
+        usage_bail!(
+            "-tournament {kind}: expected gauntlet or roundrobin (the same with two engines)"
+        );
+    }
+    for (key, value) in key_values("-report", &args.report)? {
+        match (key.as_str(), value.as_str()) {
+            ("penta", "true") => {}
+            ("penta", _) => usage_bail!(
+                "-report penta={value}: the harness always counts game pairs (pentanomial, as \
+                 fishtest); give penta=true or leave -report out"
+            ),
+            _ => usage_bail!("-report: unknown key '{key}' (expected penta=true)"),
+        }
+    }
+    let mut format = OutputFormat::default();
+    for (key, value) in key_values("--output", &args.output)? {
+        format = match (key.as_str(), value.as_str()) {
+            ("format", "fastchess") => OutputFormat::Fastchess,
+            ("format", "cutechess") => OutputFormat::Cutechess,
+            ("format", _) => {
+                usage_bail!("--output: format={value} (expected fastchess or cutechess)")
+            }
+            _ => usage_bail!("--output: unknown key '{key}' (expected format=fastchess|cutechess)"),
+        };
+    }
+    Ok(format)
+}
+
 /// Turns the command line into a match configuration and its results folder.
 pub fn build_config(args: &MatchArgs) -> anyhow::Result<(MatchConfig, PathBuf)> {
+    output_format(args)?;
     let defaults_only = args.engine.is_empty();
     let engine_tokens: Vec<Vec<String>> = if defaults_only {
         vec![
@@ -497,6 +621,12 @@ pub fn build_config(args: &MatchArgs) -> anyhow::Result<(MatchConfig, PathBuf)> 
     } else {
         Some(sprt_settings(&args.sprt)?)
     };
+    if let Some(g) = args.games {
+        check_range("--games", g, 1, MAX_GAMES)?;
+    }
+    if let Some(r) = args.rounds {
+        check_range("--rounds", r, 1, MAX_GAMES)?;
+    }
     let per_round = args.games.unwrap_or(if args.rounds.is_some() {
         2
     } else {
@@ -506,19 +636,27 @@ pub fn build_config(args: &MatchArgs) -> anyhow::Result<(MatchConfig, PathBuf)> 
         (None, None, Some(_)) => SPRT_MAX_GAMES,
         _ => per_round.saturating_mul(args.rounds.unwrap_or(1)),
     };
-    if games == 0 {
-        usage_bail!("--games must be at least 1");
+    if games > MAX_GAMES {
+        usage_bail!(
+            "--games {per_round} × --rounds {} = {games} games is out of range (accepted: 1 to {MAX_GAMES})",
+            args.rounds.unwrap_or(1)
+        );
     }
     if games % 2 == 1 {
         games += 1;
         eprintln!("note: playing {games} games: each opening is played twice, colours reversed");
     }
 
+    // The book's path is made absolute, so --resume from another folder reads the same book.
     let book = if !args.openings.is_empty() {
-        Some(book_spec(&args.openings)?)
+        let mut spec = book_spec(&args.openings)?;
+        spec.file = std::path::absolute(&spec.file).unwrap_or(spec.file);
+        Some(spec)
     } else {
         match default_book_path() {
-            Some(path) => Some(BookSpec::for_file(&path)?),
+            Some(path) => Some(BookSpec::for_file(
+                &std::path::absolute(&path).unwrap_or(path),
+            )?),
             None => {
                 eprintln!(
                     "warning: no --openings and the shipped book {DEFAULT_BOOK} was not found: \
@@ -532,18 +670,23 @@ pub fn build_config(args: &MatchArgs) -> anyhow::Result<(MatchConfig, PathBuf)> 
         None => None,
         Some(first) => Some(PathBuf::from(first.strip_prefix("file=").unwrap_or(first))),
     };
-    let concurrency = args.concurrency.unwrap_or_else(default_threads);
-    if concurrency == 0 {
-        usage_bail!("--concurrency must be at least 1");
-    }
+    let concurrency = check_range(
+        "--concurrency",
+        args.concurrency.unwrap_or_else(default_threads),
+        1,
+        MAX_CONCURRENCY,
+    )?;
+    let hash_mb = check_range("--hash", args.hash.unwrap_or(16), 1, MAX_HASH_MB)?;
+    check_memory(hash_mb, concurrency.min(games as usize))?;
     let config = MatchConfig {
         event: format!("{} vs {}", engines[0].name, engines[1].name),
         games,
         concurrency,
         seed: args.seed.unwrap_or(1),
-        hash_mb: args.hash.unwrap_or(16),
+        hash_mb,
         report_every: args.report_every.unwrap_or(50),
         book,
+        book_sha256: None,
         rules: game_rules(args)?,
         sprt,
         pgnout,

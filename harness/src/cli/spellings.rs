@@ -21,6 +21,12 @@ const SINGLE_DASH: &[(&str, &str)] = &[
     ("-out", "--out"),
     ("-resume", "--resume"),
     ("-recover", "--recover"),
+    ("-output", "--output"),
+    ("-log", "--log"),
+    ("-autosaveinterval", "--autosaveinterval"),
+    ("-tournament", "--tournament"),
+    ("-report", "--report"),
+    ("-events", "--events"),
 ];
 
 /// Separates the keys of one `--engine` after [`normalize_args`] has grouped them.

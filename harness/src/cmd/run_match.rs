@@ -6,7 +6,7 @@ use std::io::{BufWriter, IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use crate::cli::match_options::{MatchArgs, build_config};
+use crate::cli::match_options::{MatchArgs, OutputFormat, build_config, output_format};
 use crate::cli::shell_quote;
 use crate::reporters::{FastchessReport, GameLines, JsonEvents, Progress, bench_line};
 use crate::runner::{Control, Event, Listener, Listeners, MatchConfig, Start, run_match};
@@ -92,6 +92,9 @@ pub fn run(args: MatchCommandArgs) -> anyhow::Result<ExitCode> {
     let progress = Progress::new(human && std::io::stderr().is_terminal());
     let mut bar = &progress;
     let mut lines = GameLines::new(std::io::stdout());
+    if output_format(&args.options)? == OutputFormat::Cutechess {
+        lines = lines.with_score_lines();
+    }
     let every = config.report_every;
     let mut report = FastchessReport::new(&config, sprt, every, std::io::stdout());
     // Lines printed under the progress bar go through `suspend` so they do not tear it.

@@ -18,6 +18,9 @@ pub struct TimeControl {
     pub increment: Duration,
 }
 
+/// The longest base time or increment accepted: a million seconds (11.6 days).
+const MAX_SECONDS: f64 = 1_000_000.0;
+
 fn parse_seconds(text: &str) -> Result<Duration, String> {
     // "90", "1.5" or "1:30" (minutes:seconds).
     let seconds = match text.split_once(':') {
@@ -32,6 +35,11 @@ fn parse_seconds(text: &str) -> Result<Duration, String> {
     };
     if !seconds.is_finite() || seconds < 0.0 {
         return Err(format!("'{text}' is not a time"));
+    }
+    if seconds > MAX_SECONDS {
+        return Err(format!(
+            "'{text}' is out of range (0 to {MAX_SECONDS} seconds)"
+        ));
     }
     Ok(Duration::from_secs_f64(seconds))
 }

@@ -16,6 +16,9 @@ use crate::scoreboard::Scoreboard;
 /// Writes a `Started game` and a `Finished game` line for every game.
 pub struct GameLines<W: Write> {
     games_total: u64,
+    /// Also cutechess-cli's `Score of A vs B: W - L - D  [ratio] N` after each game (the
+    /// scoreboard's counts: complete pairs).
+    score_lines: bool,
     out: W,
 }
 
@@ -23,13 +26,20 @@ impl<W: Write> GameLines<W> {
     pub fn new(out: W) -> Self {
         GameLines {
             games_total: 0,
+            score_lines: false,
             out,
         }
+    }
+
+    /// Adds cutechess-cli's score line after every finished game.
+    pub fn with_score_lines(mut self) -> Self {
+        self.score_lines = true;
+        self
     }
 }
 
 impl<W: Write> Listener for GameLines<W> {
-    fn on_event(&mut self, event: &Event<'_>, _: &Scoreboard) -> anyhow::Result<Control> {
+    fn on_event(&mut self, event: &Event<'_>, board: &Scoreboard) -> anyhow::Result<Control> {
         match event {
             Event::MatchStarted { games_total, .. } => self.games_total = *games_total,
             Event::GameStarted {
@@ -40,14 +50,34 @@ impl<W: Write> Listener for GameLines<W> {
                 game + 1,
                 self.games_total
             )?,
-            Event::GameFinished { row, reason, .. } => writeln!(
-                self.out,
-                "Finished game {} ({} vs {}): {} {{{reason}}}",
-                row.game + 1,
-                row.white,
-                row.black,
-                row.result
-            )?,
+            Event::GameFinished { row, reason, .. } => {
+                writeln!(
+                    self.out,
+                    "Finished game {} ({} vs {}): {} {{{reason}}}",
+                    row.game + 1,
+                    row.white,
+                    row.black,
+                    row.result
+                )?;
+                if self.score_lines {
+                    let t = board.trinomial();
+                    let ratio = if t.games() == 0 {
+                        0.0
+                    } else {
+                        t.points() / t.games() as f64
+                    };
+                    writeln!(
+                        self.out,
+                        "Score of {} vs {}: {} - {} - {}  [{ratio:.3}] {}",
+                        board.first(),
+                        board.second(),
+                        t.wins,
+                        t.losses,
+                        t.draws,
+                        t.games()
+                    )?;
+                }
+            }
             _ => return Ok(Control::Continue),
         }
         self.out.flush()?;

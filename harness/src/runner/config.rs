@@ -169,6 +169,9 @@ pub struct MatchConfig {
     /// No book means every game starts from the standard position.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub book: Option<BookSpec>,
+    /// SHA-256 of the book file when the match started: a resume refuses a book that changed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub book_sha256: Option<String>,
     pub rules: GameRules,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub sprt: Option<SprtSettings>,
@@ -197,6 +200,7 @@ impl MatchConfig {
             hash_mb: 16,
             report_every: 50,
             book: None,
+            book_sha256: None,
             rules: GameRules::default(),
             sprt: None,
             pgnout: None,

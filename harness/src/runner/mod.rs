@@ -18,14 +18,13 @@
 //! let config = MatchConfig::new(dev, base, 20);
 //!
 //! let mut board = Scoreboard::new("dev", "base", None);
-//! let pairs: Vec<u64> = (0..10).collect();
 //! let mut on_event = |event: &Event<'_>, _: &Scoreboard| {
 //!     if let Event::GameFinished { row, reason, .. } = event {
 //!         println!("game {}: {} {{{reason}}}", row.game, row.result);
 //!     }
 //!     Ok(Control::Continue)
 //! };
-//! play_pairs(&config, None, &pairs, &mut board, &AtomicBool::new(false), &mut on_event)?;
+//! play_pairs(&config, None, 0..10, &mut board, &AtomicBool::new(false), &mut on_event)?;
 //! let summary = board.summary(None);
 //! assert_eq!(summary.games, 20);
 //! println!("Elo {:+.1} +/- {:.1}", summary.elo.unwrap_or(0.0), summary.elo_err95.unwrap_or(0.0));
@@ -35,6 +34,7 @@
 pub mod config;
 pub mod event;
 pub mod external;
+pub mod folder_lock;
 pub mod play;
 pub mod session;
 

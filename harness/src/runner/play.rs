@@ -7,7 +7,7 @@
 //! rayon pool) take games in index order, each with its own players; the calling thread
 //! counts every finished game on the scoreboard and hands it to the listener.
 
-use std::collections::BTreeSet;
+use std::collections::HashSet;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
@@ -129,28 +129,84 @@ fn after_game(
     Ok(())
 }
 
-/// The games still to play and which pairs have begun.
-struct Queue {
-    pending: BTreeSet<u64>,
-    started_pairs: BTreeSet<u64>,
+/// Which pairs to play: a range (a whole match, however long, without a list in memory) or
+/// any list of pair indices.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PairSet {
+    Range(std::ops::Range<u64>),
+    List(Vec<u64>),
+}
+
+impl PairSet {
+    /// Number of pairs.
+    pub fn len(&self) -> u64 {
+        match self {
+            PairSet::Range(r) => r.end.saturating_sub(r.start),
+            PairSet::List(l) => l.len() as u64,
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    fn iter(&self) -> Box<dyn Iterator<Item = u64> + Send + '_> {
+        match self {
+            PairSet::Range(r) => Box::new(r.clone()),
+            PairSet::List(l) => Box::new(l.iter().copied()),
+        }
+    }
+}
+
+impl From<std::ops::Range<u64>> for PairSet {
+    fn from(range: std::ops::Range<u64>) -> Self {
+        PairSet::Range(range)
+    }
+}
+
+impl From<Vec<u64>> for PairSet {
+    fn from(list: Vec<u64>) -> Self {
+        PairSet::List(list)
+    }
+}
+
+impl From<&[u64]> for PairSet {
+    fn from(list: &[u64]) -> Self {
+        PairSet::List(list.to_vec())
+    }
+}
+
+/// Hands out the games still to play in pair order, lazily: the memory it needs does not grow
+/// with the number of games. Games are dispatched in order, so at most one started pair has
+/// a game not yet handed out.
+struct Queue<'p> {
+    pairs: Box<dyn Iterator<Item = u64> + Send + 'p>,
+    /// Games counted before this run (not played again).
+    counted: &'p HashSet<u64>,
+    /// The second game of the pair whose first game was just handed out.
+    rest_of_pair: Option<u64>,
+    /// After an SPRT decision: only the games of pairs already started.
     only_started_pairs: bool,
 }
 
-impl Queue {
+impl Queue<'_> {
     fn next(&mut self) -> Option<u64> {
-        let game = if self.only_started_pairs {
-            let g = self
-                .pending
-                .iter()
-                .copied()
-                .find(|g| self.started_pairs.contains(&(g / 2)))?;
-            self.pending.remove(&g);
-            g
-        } else {
-            self.pending.pop_first()?
-        };
-        self.started_pairs.insert(game / 2);
-        Some(game)
+        if let Some(game) = self.rest_of_pair.take() {
+            return Some(game);
+        }
+        if self.only_started_pairs {
+            return None;
+        }
+        loop {
+            let pair = self.pairs.next()?;
+            let mut games = [2 * pair, 2 * pair + 1]
+                .into_iter()
+                .filter(|g| !self.counted.contains(g));
+            if let Some(first) = games.next() {
+                self.rest_of_pair = games.next();
+                return Some(first);
+            }
+        }
     }
 }
 
@@ -167,7 +223,7 @@ enum Message {
 pub fn play_pairs(
     config: &MatchConfig,
     book: Option<&Book>,
-    pairs: &[u64],
+    pairs: impl Into<PairSet>,
     board: &mut Scoreboard,
     stop: &AtomicBool,
     listener: &mut dyn Listener,
@@ -176,27 +232,35 @@ pub fn play_pairs(
         config.engines.len() == 2,
         "a match needs exactly two engines"
     );
-    let pending: BTreeSet<u64> = pairs
-        .iter()
-        .flat_map(|&k| [2 * k, 2 * k + 1])
-        .filter(|&g| !board.has_game(g))
-        .collect();
+    let pairs = pairs.into();
+    let counted: HashSet<u64> = board.games_counted().clone();
+    let in_set = |g: &u64| match &pairs {
+        PairSet::Range(r) => r.contains(&(g / 2)),
+        PairSet::List(l) => l.contains(&(g / 2)),
+    };
+    let already = if pairs.len() > counted.len() as u64 {
+        counted.iter().filter(|g| in_set(g)).count() as u64
+    } else {
+        pairs
+            .iter()
+            .flat_map(|k| [2 * k, 2 * k + 1])
+            .filter(|g| counted.contains(g))
+            .count() as u64
+    };
+    let to_play = (2 * pairs.len()).saturating_sub(already);
     let mut outcome = RunOutcome::default();
-    if pending.is_empty() {
+    if to_play == 0 {
         return Ok(outcome);
     }
     // Build the players once up front, so a bad configuration fails before any game starts.
     make_players(config)?;
-    // Pairs already half played are started: an early stop still completes them.
-    let started_pairs = pending
-        .iter()
-        .map(|g| g / 2)
-        .filter(|k| board.has_game(2 * k) || board.has_game(2 * k + 1))
-        .collect();
-    let workers = config.concurrency.clamp(1, pending.len());
+    let workers = config
+        .concurrency
+        .clamp(1, to_play.min(usize::MAX as u64) as usize);
     let queue = Mutex::new(Queue {
-        pending,
-        started_pairs,
+        pairs: pairs.iter(),
+        counted: &counted,
+        rest_of_pair: None,
         only_started_pairs: false,
     });
     let pool = rayon::ThreadPoolBuilder::new()

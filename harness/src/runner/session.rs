@@ -11,7 +11,9 @@ use anyhow::Context;
 
 use super::config::MatchConfig;
 use super::event::{Control, Event, Listener, Listeners};
+use super::folder_lock::lock_folder;
 use super::play::{RunOutcome, play_pairs};
+use crate::UsageError;
 use crate::book::Book;
 use crate::output::{FolderWriter, RunEnd, SummaryFile, read_games_csv};
 use crate::scoreboard::{Counted, Scoreboard};
@@ -76,13 +78,30 @@ pub fn run_match(
     let started = Instant::now();
     let sprt = config.sprt.as_ref().map(|s| s.config()).transpose()?;
     std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    let _lock = lock_folder(dir)?;
+    let resume = start == Start::Resume;
+    let mut config = config.clone();
+    if let Some(spec) = &config.book {
+        let sha = file_sha256(&spec.file)?;
+        match &config.book_sha256 {
+            Some(saved) if resume && *saved != sha => {
+                return Err(UsageError(format!(
+                    "{} changed since this match started (SHA-256 {saved}, now {sha}); \
+                     resuming would mix games from two books",
+                    spec.file.display()
+                ))
+                .into());
+            }
+            _ => config.book_sha256 = Some(sha),
+        }
+    }
+    let config = &config;
     let book = config
         .book
         .as_ref()
         .map(|spec| Book::load(spec, config.seed))
         .transpose()?;
 
-    let resume = start == Start::Resume;
     let (mut board, mut notes) = if resume {
         count_folder(config, dir)?
     } else {
@@ -121,7 +140,7 @@ pub fn run_match(
     for note in &notes {
         chain.on_event(&Event::Note { text: note }, &board)?;
     }
-    let pairs: Vec<u64> = (0..config.games.div_ceil(2)).collect();
+    let pairs = 0..config.games.div_ceil(2);
     let games_to_play = config
         .games
         .saturating_sub(board.games_counted().len() as u64);
@@ -135,7 +154,7 @@ pub fn run_match(
         },
         &board,
     )?;
-    let run = play_pairs(config, book.as_ref(), &pairs, &mut board, stop, &mut chain)?;
+    let run = play_pairs(config, book.as_ref(), pairs, &mut board, stop, &mut chain)?;
     drop(chain);
     let (crossed_at, listener) = (sprt_stop.crossed_at, sprt_stop.inner);
 
@@ -216,4 +235,18 @@ impl Listener for SprtStop<'_, '_> {
         self.crossed_at.get_or_insert(board.games());
         Ok(Control::FinishStartedPairs)
     }
+}
+
+/// The SHA-256 of a file's bytes, in hex.
+pub fn file_sha256(path: &Path) -> anyhow::Result<String> {
+    use sha2::{Digest, Sha256};
+    let mut file =
+        std::fs::File::open(path).map_err(|e| UsageError(format!("{}: {e}", path.display())))?;
+    let mut hasher = Sha256::new();
+    std::io::copy(&mut file, &mut hasher).with_context(|| format!("reading {}", path.display()))?;
+    Ok(hasher
+        .finalize()
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect())
 }
