@@ -37,7 +37,7 @@ pub enum Command {
     /// Elo, nElo, LOS and SPRT from game counts (fastchess report format).
     Elo(cmd::elo::EloArgs),
     /// Play a match between engine configurations, optionally stopping on an SPRT decision.
-    Match(cmd::run_match::MatchCommandArgs),
+    Match(Box<cmd::run_match::MatchCommandArgs>),
     /// Make an opening book of balanced positions.
     Book(cmd::book::BookArgs),
     /// Generate labelled positions for the tuner by self-play.
@@ -54,7 +54,7 @@ pub enum Command {
 pub fn run(cli: Cli) -> anyhow::Result<std::process::ExitCode> {
     match cli.command {
         Command::Elo(args) => cmd::elo::run(args),
-        Command::Match(args) => cmd::run_match::run(args),
+        Command::Match(args) => cmd::run_match::run(*args),
         Command::Book(args) => cmd::book::run(args),
         Command::Datagen(args) => cmd::datagen::run(args),
         Command::Tune(args) => cmd::tune::run(args),

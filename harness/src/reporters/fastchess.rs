@@ -96,7 +96,7 @@ impl<W: Write> Listener for FastchessReport<'_, W> {
         let print = match event {
             Event::GameFinished { .. } => {
                 self.finished += 1;
-                self.every > 0 && self.finished % self.every == 0
+                self.every > 0 && self.finished.is_multiple_of(self.every)
             }
             Event::MatchFinished { .. } => true,
             _ => false,
