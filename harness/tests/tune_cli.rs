@@ -257,3 +257,27 @@ fn resolve_drops_positions_in_check() {
     assert_eq!(json["positions"], 2);
     assert!(json["validation_mse"].is_null());
 }
+
+#[test]
+fn an_unwritable_out_is_an_error_before_any_tuning() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("small.book");
+    write_book(&data, 200);
+    let blocker = dir.path().join("a-file");
+    std::fs::write(&blocker, "").unwrap();
+    let output = harness()
+        .args(["tune", "--data"])
+        .arg(&data)
+        .args(["--init", "material", "--iterations", "5", "--out"])
+        .arg(blocker.join("tuned.toml"))
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("cannot write") && stderr.contains("a-file"),
+        "{stderr}"
+    );
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(!stdout.contains("iter "), "it tuned first:\n{stdout}");
+}

@@ -282,8 +282,8 @@ fn lines(
 /// The book shipped in `openings/`, relative to the repository.
 pub const DEFAULT_BOOK: &str = "openings/balanced-8ply.epd";
 
-/// The shipped book: looked up from the current folder, then beside the running executable
-/// (`target/<profile>/harness` → the repository), then in the source tree it was built from.
+/// The shipped book, found at run time: in the current folder, else in a folder above the
+/// running executable (`target/<profile>/harness` → the repository).
 pub fn default_book_path() -> Option<std::path::PathBuf> {
     let mut candidates = vec![std::path::PathBuf::from(DEFAULT_BOOK)];
     if let Ok(exe) = std::env::current_exe() {

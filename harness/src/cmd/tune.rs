@@ -115,6 +115,9 @@ pub fn run(args: TuneArgs) -> anyhow::Result<ExitCode> {
         return Err(UsageError(format!("--l2 {} must be zero or positive", args.l2)).into());
     }
     let checkpoint_path = args.out.with_extension("checkpoint.toml");
+    // Found now, not after the tuning.
+    crate::output::check_writable(&args.out)?;
+    crate::output::check_writable(&checkpoint_path)?;
     let log = if args.json { Log::Stderr } else { Log::Stdout };
     let config = TuneConfig {
         data: args.data,
@@ -145,7 +148,7 @@ pub fn run(args: TuneArgs) -> anyhow::Result<ExitCode> {
         log,
     };
     let summary = session::run(&config)?;
-    summary.params.save(&args.out)?;
+    crate::output::write_atomically(&args.out, &summary.params.to_toml_string())?;
     print_summary(&summary, log, &args.out);
     if args.json {
         let json = serde_json::json!({

@@ -127,8 +127,33 @@ impl SummaryFile {
 /// Writes `value` as pretty JSON, through a temporary file so a crash never leaves half a file.
 pub fn write_json(path: &Path, value: &impl Serialize) -> anyhow::Result<()> {
     let text = serde_json::to_string_pretty(value)?;
-    let tmp = path.with_extension("json.tmp");
-    std::fs::write(&tmp, text + "\n").with_context(|| format!("cannot write {}", tmp.display()))?;
-    std::fs::rename(&tmp, path).with_context(|| format!("cannot write {}", path.display()))?;
+    write_atomically(path, &(text + "\n"))
+}
+
+/// Writes `text` to `path` through a temporary file beside it and a rename, so a reader (or
+/// a crash) never sees half a file.
+pub fn write_atomically(path: &Path, text: &str) -> anyhow::Result<()> {
+    let mut tmp_name = path.file_name().unwrap_or_default().to_os_string();
+    tmp_name.push(".tmp");
+    let tmp = path.with_file_name(tmp_name);
+    std::fs::write(&tmp, text).with_context(|| format!("cannot write {}", tmp.display()))?;
+    std::fs::rename(&tmp, path).with_context(|| format!("cannot write {}", path.display()))
+}
+
+/// Checks before any work that `path` can be written: its folder exists (or is made) and a
+/// file can be created there. The error names the path.
+pub fn check_writable(path: &Path) -> anyhow::Result<()> {
+    let usage = |e: std::io::Error| UsageError(format!("cannot write {}: {e}", path.display()));
+    if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
+        std::fs::create_dir_all(parent).map_err(usage)?;
+    }
+    if path.is_dir() {
+        return Err(UsageError(format!("cannot write {}: it is a folder", path.display())).into());
+    }
+    let mut probe_name = path.file_name().unwrap_or_default().to_os_string();
+    probe_name.push(".probe");
+    let probe = path.with_file_name(probe_name);
+    std::fs::write(&probe, b"").map_err(usage)?;
+    let _ = std::fs::remove_file(&probe);
     Ok(())
 }

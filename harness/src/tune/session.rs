@@ -388,7 +388,7 @@ fn progress_reporter(
         if report {
             let valid = validation_mse.map_or(String::new(), |v| format!("  validation {v:.6}"));
             log.line(format_args!(
-                "iter {i:>5}  train {:.6}{valid}{best_note}  ({:.1} s)",
+                "iter {i:>5}  objective {:.6} (train MSE + priors){valid}{best_note}  ({:.1} s)",
                 progress.train_mse,
                 started.elapsed().as_secs_f64()
             ));
@@ -405,7 +405,7 @@ fn progress_reporter(
                 }
                 None => objective.to_params(&init, progress.x),
             };
-            kept.save(path)?;
+            crate::output::write_atomically(path, &kept.to_toml_string())?;
         }
         Ok(control)
     })
