@@ -17,6 +17,9 @@ pub struct FolderWriter {
     date: String,
     /// The PGN TimeControl of each engine, first engine first.
     time_controls: [String; 2],
+    /// Games already in the files: a game played again (an SPSA iteration replayed after a
+    /// crash) is not written twice.
+    already: HashSet<u64>,
 }
 
 impl FolderWriter {
@@ -39,13 +42,16 @@ impl FolderWriter {
                 config.engines[0].limits.pgn_time_control(),
                 config.engines[1].limits.pgn_time_control(),
             ],
+            already: if resume { keep.clone() } else { HashSet::new() },
         })
     }
 }
 
 impl Listener for FolderWriter {
     fn on_event(&mut self, event: &Event<'_>, _: &Scoreboard) -> anyhow::Result<Control> {
-        if let Event::GameFinished { row, record, .. } = event {
+        if let Event::GameFinished { row, record, .. } = event
+            && !self.already.contains(&row.game)
+        {
             let (white, black) = if row.game % 2 == 0 { (0, 1) } else { (1, 0) };
             let header = PgnHeader {
                 event: &self.event,
