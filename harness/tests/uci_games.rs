@@ -1,7 +1,9 @@
 //! Whole games with external UCI engines: each fault ends the game with the right
 //! termination and result, a restart recovers, an interruption is quick, and our own engine
-//! over UCI plays exactly the games it plays in-process. Fake engines need python3 with
-//! python-chess (skipped without it).
+//! over UCI plays exactly the games it plays in-process. The misbehaving engine is the
+//! workspace's `fake-uci`.
+
+mod fake_engines;
 
 use std::path::PathBuf;
 use std::process::Command;
@@ -19,28 +21,8 @@ use harness::uci::{EngineCommand, UciEngineConfig};
 use shakmaty::Chess;
 use shakmaty::fen::Fen;
 
-fn python_available() -> bool {
-    static AVAILABLE: OnceLock<bool> = OnceLock::new();
-    let ok = *AVAILABLE.get_or_init(|| {
-        Command::new("python3")
-            .args(["-c", "import chess"])
-            .output()
-            .is_ok_and(|o| o.status.success())
-    });
-    if !ok {
-        eprintln!("skipped: python3 with python-chess not found");
-    }
-    ok
-}
-
 fn fake_config(mode: &str, extra: &[&str]) -> UciEngineConfig {
-    let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fake_engines/fake_uci.py");
-    let mut command = EngineCommand::new(script);
-    command.args = ["--mode", mode]
-        .iter()
-        .chain(extra)
-        .map(|s| s.to_string())
-        .collect();
+    let command = fake_engines::fake_command(mode, extra);
     let mut config = UciEngineConfig::new("fake", command);
     config.ready_timeout = Duration::from_millis(400);
     config.stop_grace = Duration::from_millis(300);
@@ -95,9 +77,6 @@ fn assert_ending(record: &GameRecord, termination: Termination, result: GameResu
 
 #[test]
 fn crash_loses_by_disconnect_and_restart_recovers() {
-    if !python_available() {
-        return;
-    }
     let mut player = fake("crash", &["--at", "3"]);
     let record = game(&mut player, nodes(100), capped(10));
     assert_ending(&record, Termination::Disconnect, GameResult::WhiteWins);
@@ -124,9 +103,6 @@ fn crash_loses_by_disconnect_and_restart_recovers() {
 
 #[test]
 fn hang_loses_on_time_with_a_clock_and_without() {
-    if !python_available() {
-        return;
-    }
     let began = Instant::now();
     let mut player = fake("hang", &[]);
     let movetime = EngineLimits {
@@ -150,9 +126,6 @@ fn hang_loses_on_time_with_a_clock_and_without() {
 
 #[test]
 fn slow_engine_loses_on_time_and_plays_on() {
-    if !python_available() {
-        return;
-    }
     let mut config = fake_config("slow", &["--delay", "0.6"]);
     config.stop_grace = Duration::from_secs(5);
     let mut player = UciPlayer::start(config, Duration::from_millis(50)).expect("start");
@@ -171,9 +144,6 @@ fn slow_engine_loses_on_time_and_plays_on() {
 
 #[test]
 fn illegal_and_malformed_moves_lose() {
-    if !python_available() {
-        return;
-    }
     let mut player = fake("illegal", &["--at", "2"]);
     let record = game(&mut player, nodes(100), capped(10));
     assert_ending(&record, Termination::IllegalMove, GameResult::WhiteWins);
@@ -188,9 +158,6 @@ fn illegal_and_malformed_moves_lose() {
 
 #[test]
 fn ignored_isready_stalls_the_game() {
-    if !python_available() {
-        return;
-    }
     // The first isready is the start-up handshake; the second is the new game's.
     let mut player = fake("noready", &["--at", "2"]);
     let record = game(&mut player, nodes(100), capped(10));
@@ -201,10 +168,7 @@ fn ignored_isready_stalls_the_game() {
 
 #[test]
 fn stderr_flood_does_not_disturb_a_game() {
-    if !python_available() {
-        return;
-    }
-    // Writing megabytes takes python a while on a busy machine: no tight wait here.
+    // Writing megabytes can take a while on a busy machine: no tight wait here.
     let mut player = fake("flood", &[]).with_untimed_wait(Duration::from_secs(30));
     let record = game(&mut player, nodes(100), capped(4));
     assert_ending(&record, Termination::MaxMoves, GameResult::Draw);
@@ -216,10 +180,44 @@ fn stderr_flood_does_not_disturb_a_game() {
 }
 
 #[test]
-fn interruption_abandons_a_waiting_game_quickly() {
-    if !python_available() {
-        return;
+fn overrunning_the_clock_loses_on_time_and_plays_on() {
+    // The fake thinks for its whole clock plus 0.5 s, then obeys stop.
+    let mut config = fake_config("timeloss", &["--delay", "0.5", "--at", "3"]);
+    config.stop_grace = Duration::from_secs(5);
+    let mut player = UciPlayer::start(config, Duration::from_millis(50)).expect("start");
+    let clock = EngineLimits {
+        tc: Some("1+0".parse().unwrap()),
+        time_margin_ms: 50,
+        ..EngineLimits::default()
+    };
+    let record = game(&mut player, clock, capped(10));
+    assert_ending(&record, Termination::TimeForfeit, GameResult::WhiteWins);
+    assert_eq!(record.moves.len(), 5, "two moves in time, the third lost");
+    assert!(!player.needs_restart(), "it answered stop");
+}
+
+#[test]
+fn closed_output_and_abort_lose_by_disconnect() {
+    for mode in ["close-stdout", "abort"] {
+        let mut player = fake(mode, &["--at", "2"]);
+        let record = game(&mut player, nodes(100), capped(10));
+        assert_ending(&record, Termination::Disconnect, GameResult::WhiteWins);
+        assert_eq!(record.moves.len(), 3, "{mode}: one move, then the fault");
+        assert!(player.needs_restart(), "{mode}");
     }
+}
+
+#[test]
+fn garbage_output_does_not_disturb_a_game() {
+    let mut player = fake("garbage", &[]);
+    let record = game(&mut player, nodes(100), capped(4));
+    assert_ending(&record, Termination::MaxMoves, GameResult::Draw);
+    let black_moves: Vec<_> = record.moves.iter().skip(1).step_by(2).collect();
+    assert!(black_moves.iter().all(|m| m.depth == 2 && m.nodes > 0));
+}
+
+#[test]
+fn interruption_abandons_a_waiting_game_quickly() {
     let mut player = fake("hang", &[]).with_untimed_wait(Duration::from_secs(60));
     let stop = AtomicBool::new(false);
     let began = Instant::now();

@@ -1,9 +1,11 @@
 //! Starting and stopping an external engine thousands of times leaves no zombie process, no
 //! open file descriptor and no thread behind. Its own test binary, so no other test's
 //! processes or descriptors disturb the counts. `UCI_LEAK_STARTS=N` changes the count.
+//! The engine is the workspace's `fake-uci` (it starts in about a millisecond).
+
+mod fake_engines;
 
 use std::fs;
-use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use engine::search::Limits;
@@ -45,10 +47,10 @@ fn children() -> Vec<String> {
 #[test]
 fn thousands_of_starts_leak_nothing() {
     if !cfg!(target_os = "linux") {
-        eprintln!("skipped: counts descriptors in /proc (Linux only)");
+        eprintln!("SKIP: counts descriptors in /proc (Linux only)");
         return;
     }
-    let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fake_engines/tiny_uci.sh");
+    let fake = fake_engines::fake_uci();
     let starts: usize = std::env::var("UCI_LEAK_STARTS")
         .ok()
         .and_then(|v| v.parse().ok())
@@ -58,9 +60,7 @@ fn thousands_of_starts_leak_nothing() {
     // exit; so threads are counted before any engine ran, and awaited at the end.
     let threads_before = threads();
     // One warm-up start so lazily created process-wide state is not counted as a leak.
-    drop(
-        UciEngine::start(UciEngineConfig::new("tiny", EngineCommand::new(&script))).expect("start"),
-    );
+    drop(UciEngine::start(UciEngineConfig::new("fake", EngineCommand::new(&fake))).expect("start"));
     let fds_before = open_fds();
     assert!(children().is_empty());
 
@@ -70,9 +70,8 @@ fn thousands_of_starts_leak_nothing() {
         ..Limits::default()
     };
     for i in 0..starts {
-        let mut engine =
-            UciEngine::start(UciEngineConfig::new("tiny", EngineCommand::new(&script)))
-                .expect("start");
+        let mut engine = UciEngine::start(UciEngineConfig::new("fake", EngineCommand::new(&fake)))
+            .expect("start");
         engine
             .go(&Chess::default(), &[], &limits, Duration::from_secs(10))
             .expect("go");

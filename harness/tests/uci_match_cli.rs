@@ -1,28 +1,16 @@
 //! `harness match` with external engines, end to end: faults end games with the right
 //! termination and are counted per engine; `--recover` restarts a faulted engine and the match
 //! completes; without it the match stops cleanly after that game and can be resumed; bad
-//! engine configuration is a usage error before any game. Uses the python fake engines
-//! (skipped without python3 and python-chess).
+//! engine configuration is a usage error before any game. The misbehaving engine is the
+//! workspace's `fake-uci`.
 
-use std::path::{Path, PathBuf};
+mod fake_engines;
+
+use std::path::Path;
 use std::process::{Command, Output};
 
-fn python_available() -> bool {
-    let ok = Command::new("python3")
-        .args(["-c", "import chess"])
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if !ok {
-        eprintln!("skipped: python3 with python-chess not found");
-    }
-    ok
-}
-
 fn fake_engine() -> String {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/fake_engines/fake_uci.py")
-        .display()
-        .to_string()
+    fake_engines::fake_uci().display().to_string()
 }
 
 /// `harness match` with our engine first and the fake (in `fake_args` mode) second.
@@ -73,9 +61,6 @@ fn stdout(output: &Output) -> String {
 
 #[test]
 fn recover_restarts_a_crashing_engine_and_the_match_completes() {
-    if !python_available() {
-        return;
-    }
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("m");
     let output = run_match(&out, "--mode crash --at 3", &["--games", "4", "--recover"]);
@@ -114,9 +99,6 @@ fn recover_restarts_a_crashing_engine_and_the_match_completes() {
 
 #[test]
 fn without_recover_the_match_stops_after_the_fault_and_resumes() {
-    if !python_available() {
-        return;
-    }
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("m");
     let output = run_match(&out, "--mode crash --at 3", &["--games", "4"]);
@@ -156,9 +138,6 @@ fn without_recover_the_match_stops_after_the_fault_and_resumes() {
 
 #[test]
 fn hangs_stalls_and_illegal_moves_are_terminations() {
-    if !python_available() {
-        return;
-    }
     let dir = tempfile::tempdir().unwrap();
 
     // A hang under a clock: a loss on time once clock and margin are gone; killed, restarted.
@@ -205,10 +184,53 @@ fn hangs_stalls_and_illegal_moves_are_terminations() {
 }
 
 #[test]
-fn bad_engine_configuration_is_a_usage_error_before_any_game() {
-    if !python_available() {
-        return;
+fn chaos_with_recover_accounts_for_every_game_and_repeats() {
+    // Faults that cost no timeout, drawn from the seed and the position: the same games twice.
+    let fake_args = "--play greedy --chaos seed=5,crash=0.04,illegal=0.04,malformed=0.03,\
+                     close-stdout=0.03,abort=0.02,garbage=0.1,flood-lines=0.05";
+    let dir = tempfile::tempdir().unwrap();
+    let play = |name: &str| {
+        let out = dir.path().join(name);
+        let output = run_match(&out, fake_args, &["--games", "8", "--recover"]);
+        assert!(
+            output.status.success(),
+            "{}\n{}",
+            stdout(&output),
+            String::from_utf8_lossy(&output.stderr)
+        );
+        out
+    };
+    let (a, b) = (play("a"), play("b"));
+    let endings = |dir: &Path| {
+        csv_rows(dir)
+            .iter()
+            .map(|r| (r[0].clone(), r[6].clone(), r[7].clone()))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(endings(&a).len(), 8, "every game accounted for");
+    assert_eq!(endings(&a), endings(&b), "the same seed, the same games");
+
+    // Each faulted game is counted once, under its kind, for the fake only.
+    let faults = summary(&a)["faults"].clone();
+    assert!(
+        faults["ours"].as_object().is_some_and(|m| m.is_empty()),
+        "{faults}"
+    );
+    let mut faulted = 0;
+    for (termination, key) in [
+        ("disconnect", "disconnects"),
+        ("illegal_move", "illegal move"),
+    ] {
+        let rows = endings(&a).iter().filter(|e| e.2 == termination).count();
+        let counted = faults["fake"][key].as_u64().unwrap_or(0);
+        assert_eq!(counted, rows as u64, "{key}: {faults}");
+        faulted += rows;
     }
+    assert!(faulted > 0, "the chaos showed: {:?}", endings(&a));
+}
+
+#[test]
+fn bad_engine_configuration_is_a_usage_error_before_any_game() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("m");
     let output = run_match(
@@ -259,7 +281,7 @@ fn git(repo: &Path, args: &[&str]) {
 }
 
 /// A throw-away repository whose `engine` is a tiny Rust program: `engine bench` prints
-/// `<bench_nodes> nodes 1 nps`; otherwise it hands over to the python fake engine.
+/// `<bench_nodes> nodes 1 nps`; otherwise it hands over to the fake engine.
 fn write_wrapper_engine(repo: &Path, bench_nodes: u64) {
     std::fs::create_dir_all(repo.join("src")).unwrap();
     std::fs::write(
@@ -273,7 +295,7 @@ fn write_wrapper_engine(repo: &Path, bench_nodes: u64) {
         println!("{bench_nodes} nodes 1 nps");
         return;
     }}
-    let status = std::process::Command::new("python3").arg({fake:?}).status().expect("python3");
+    let status = std::process::Command::new({fake:?}).status().expect("fake-uci runs");
     std::process::exit(status.code().unwrap_or(1));
 }}
 "#,
@@ -284,9 +306,6 @@ fn write_wrapper_engine(repo: &Path, bench_nodes: u64) {
 
 #[test]
 fn git_revisions_are_built_benched_and_played() {
-    if !python_available() {
-        return;
-    }
     let dir = tempfile::tempdir().unwrap();
     let repo = dir.path().join("repo");
     write_wrapper_engine(&repo, 1111);

@@ -38,7 +38,9 @@ fn python_chess_replays_every_game_to_the_csv_final_fen() {
         .output()
         .is_ok_and(|o| o.status.success());
     if !has_chess {
-        eprintln!("skipped: python3 with python-chess (import chess) is not available");
+        eprintln!(
+            "SKIP: python3 with python-chess (import chess) is not available to cross-check our PGN"
+        );
         return;
     }
     let tmp = tempdir();
