@@ -4,7 +4,8 @@
 //!
 //! Counts are from the first engine's view and cover complete pairs only: a game counts when
 //! the other game of its pair has finished too, so `Games` is always twice the pentanomial
-//! pairs and the trinomial, pentanomial, terminations and faults describe the same games. A
+//! pairs and the trinomial, pentanomial and terminations describe the same games. Faults are
+//! diagnostics, not statistics: they count from the game that had them. A
 //! row is skipped, with a note naming it, when it repeats a game already counted, belongs to
 //! a pair outside the match, is not between the two engines, does not agree with its pair, or
 //! did not finish.
@@ -33,7 +34,6 @@ pub enum Counted {
 struct HalfPair {
     points_x2: u8,
     termination: Termination,
-    fault: Option<(String, FaultKind)>,
 }
 
 /// Counts of a match from the first engine's view.
@@ -95,12 +95,18 @@ impl Scoreboard {
             Ok(result) => {
                 self.games_seen.insert(row.game);
                 let termination = row.termination.unwrap_or(Termination::Checkmate);
+                if let Some(kind) = termination.fault() {
+                    let engine = faulting_engine(row, result).to_string();
+                    *self
+                        .faults
+                        .entry(engine)
+                        .or_default()
+                        .entry(kind)
+                        .or_default() += 1;
+                }
                 let this = HalfPair {
                     points_x2: self.points_x2(row, result),
                     termination,
-                    fault: termination
-                        .fault()
-                        .map(|kind| (faulting_engine(row, result).to_string(), kind)),
                 };
                 match self.half_pairs.remove(&row.pair) {
                     None => {
@@ -112,14 +118,6 @@ impl Scoreboard {
                         for game in [other, this] {
                             self.trinomial.add_game(game.points_x2);
                             *self.terminations.entry(game.termination).or_default() += 1;
-                            if let Some((engine, kind)) = game.fault {
-                                *self
-                                    .faults
-                                    .entry(engine)
-                                    .or_default()
-                                    .entry(kind)
-                                    .or_default() += 1;
-                            }
                         }
                         self.pentanomial.add_pair(points_x2);
                         Counted::PairComplete {
@@ -214,7 +212,7 @@ impl Scoreboard {
         &self.terminations
     }
 
-    /// Per engine: games of complete pairs it lost by each fault.
+    /// Per engine: games it lost by each fault (every game counted, half pairs included).
     pub fn faults(&self) -> &BTreeMap<String, BTreeMap<FaultKind, u64>> {
         &self.faults
     }

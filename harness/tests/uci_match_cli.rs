@@ -82,7 +82,7 @@ fn recover_restarts_a_crashing_engine_and_the_match_completes() {
         };
         assert!(fake_lost, "{row:?}");
     }
-    assert_eq!(summary(&out)["faults"]["fake"]["disconnects"], 4);
+    assert_eq!(summary(&out)["faults"]["fake"]["disconnected"], 4);
     assert!(
         summary(&out)["faults"]["ours"]
             .as_object()
@@ -102,7 +102,7 @@ fn without_recover_the_match_stops_after_the_fault_and_resumes() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("m");
     let output = run_match(&out, "--mode crash --at 3", &["--games", "4"]);
-    assert_eq!(output.status.code(), Some(1), "{}", stdout(&output));
+    assert_eq!(output.status.code(), Some(5), "{}", stdout(&output));
     assert!(
         stdout(&output).contains("Stopped: engine 'fake' faulted in game 1"),
         "{}",
@@ -120,17 +120,17 @@ fn without_recover_the_match_stops_after_the_fault_and_resumes() {
             .is_some_and(|m| m.contains("--recover")),
         "{s}"
     );
-    assert_eq!(s["faults"]["fake"]["disconnects"], 1);
+    assert_eq!(s["faults"]["fake"]["disconnected"], 1);
 
     // Resuming starts fresh processes and plays on (and stops at the next fault).
     let resumed = Command::new(env!("CARGO_BIN_EXE_harness"))
         .args(["match", "--resume", &out.display().to_string()])
         .output()
         .unwrap();
-    assert_eq!(resumed.status.code(), Some(1), "{}", stdout(&resumed));
+    assert_eq!(resumed.status.code(), Some(5), "{}", stdout(&resumed));
     assert_eq!(csv_rows(&out).len(), 2);
     assert_eq!(
-        summary(&out)["faults"]["fake"]["disconnects"],
+        summary(&out)["faults"]["fake"]["disconnected"],
         2,
         "counts survive the resume"
     );
@@ -153,7 +153,7 @@ fn hangs_stalls_and_illegal_moves_are_terminations() {
         "{:?}",
         csv_rows(&out)
     );
-    assert_eq!(summary(&out)["faults"]["fake"]["time forfeit"], 2);
+    assert_eq!(summary(&out)["faults"]["fake"]["timed_out"], 2);
 
     // Ignoring isready: the second isready is the first game's.
     let out = dir.path().join("stall");
@@ -168,7 +168,7 @@ fn hangs_stalls_and_illegal_moves_are_terminations() {
         "{:?}",
         csv_rows(&out)
     );
-    assert_eq!(summary(&out)["faults"]["fake"]["stalls"], 2);
+    assert_eq!(summary(&out)["faults"]["fake"]["stalled"], 2);
 
     // An illegal move loses, but the engine still answers: no restart needed, the match goes
     // on even without --recover.
@@ -180,7 +180,7 @@ fn hangs_stalls_and_illegal_moves_are_terminations() {
         "{:?}",
         csv_rows(&out)
     );
-    assert_eq!(summary(&out)["faults"]["fake"]["illegal move"], 2);
+    assert_eq!(summary(&out)["faults"]["fake"]["illegal_move"], 2);
 }
 
 #[test]
@@ -218,8 +218,8 @@ fn chaos_with_recover_accounts_for_every_game_and_repeats() {
     );
     let mut faulted = 0;
     for (termination, key) in [
-        ("disconnect", "disconnects"),
-        ("illegal_move", "illegal move"),
+        ("disconnect", "disconnected"),
+        ("illegal_move", "illegal_move"),
     ] {
         let rows = endings(&a).iter().filter(|e| e.2 == termination).count();
         let counted = faults["fake"][key].as_u64().unwrap_or(0);

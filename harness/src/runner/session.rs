@@ -12,7 +12,7 @@ use anyhow::Context;
 use super::config::MatchConfig;
 use super::event::{Control, Event, Listener, Listeners};
 use super::folder_lock::lock_folder;
-use super::play::{RunOutcome, play_pairs};
+use super::play::{RunOutcome, make_players, play_pairs};
 use crate::UsageError;
 use crate::book::Book;
 use crate::output::{FolderWriter, RunEnd, SummaryFile, read_games_csv};
@@ -77,6 +77,8 @@ pub fn run_match(
 ) -> anyhow::Result<MatchOutcome> {
     let started = Instant::now();
     let sprt = config.sprt.as_ref().map(|s| s.config()).transpose()?;
+    // A bad engine (no such program, unknown option) fails before anything is written.
+    make_players(config)?;
     std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
     let _lock = lock_folder(dir)?;
     let resume = start == Start::Resume;
