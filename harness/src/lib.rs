@@ -11,6 +11,7 @@
 //! - [`tune`] and [`datagen`]: Texel tuning and its training data.
 //! - [`report`]: match reports with plots.
 //! - [`spawn`]: starting child processes (engines, their bench).
+//! - [`spsa`]: SPSA tuning as OpenBench does it (parameters, update rule, tuner state).
 //! - [`cmd`]: the command-line front ends of the above.
 
 pub mod book;
@@ -22,6 +23,7 @@ pub mod game;
 pub mod output;
 pub mod report;
 pub mod spawn;
+pub mod spsa;
 pub mod stats;
 pub mod tournament;
 pub mod tune;
