@@ -213,6 +213,13 @@ fn bad_results_and_checkpoints_are_errors() {
         Err(SpsaError::BadCheckpoint(_))
     ));
     let mut state = tuner.state().clone();
+    state.theta[1] = 101.0;
+    let e = Tuner::resume(two_params(), settings.clone(), state).unwrap_err();
+    assert!(
+        e.to_string().contains("'y' = 101 is outside [0, 100]"),
+        "{e}"
+    );
+    let mut state = tuner.state().clone();
     state.pending.pop_front();
     assert!(matches!(
         Tuner::resume(two_params(), settings.clone(), state),

@@ -164,11 +164,23 @@ impl Tuner {
         if state.theta.len() != n {
             return bad(format!("{} values for {n} parameters", state.theta.len()));
         }
-        if state
-            .pending
+        if let Some((def, theta)) = tuner
+            .defs
             .iter()
-            .any(|p| p.draw.plus.len() != n || p.draw.minus.len() != n)
+            .zip(&state.theta)
+            .find(|(d, t)| !(d.min..=d.max).contains(*t))
         {
+            return bad(format!(
+                "'{}' = {theta} is outside [{}, {}]",
+                def.name, def.min, def.max
+            ));
+        }
+        if state.pending.iter().any(|p| {
+            let d = &p.draw;
+            [&d.plus, &d.minus, &d.flips, &d.c, &d.r]
+                .iter()
+                .any(|v| v.len() != n)
+        }) {
             return bad("an iteration in flight has the wrong number of values".into());
         }
         let indices: Vec<u64> = state.pending.iter().map(|p| p.draw.index).collect();
@@ -227,14 +239,14 @@ impl Tuner {
         &self.state.theta
     }
 
-    /// θ as it would be played without perturbation: integers rounded to nearest (as
-    /// OpenBench reports its optimal values).
+    /// θ as it would be played without perturbation: integers rounded to nearest, ties to
+    /// even (as Python's `round`, with which OpenBench reports its optimal values).
     pub fn values(&self) -> Vec<f64> {
         self.defs
             .iter()
             .zip(&self.state.theta)
             .map(|(d, &t)| match d.kind {
-                ValueKind::Int => t.round(),
+                ValueKind::Int => t.round_ties_even(),
                 ValueKind::Float => t,
             })
             .collect()
