@@ -1,5 +1,8 @@
 //! The `engine` binary: a UCI engine, or `engine bench [depth]` for OpenBench.
 //!
+//! `engine spsa-input [--params LIST]` prints OpenBench's SPSA input for the registry's
+//! parameters (default: the `search` group), with their registry ranges and steps.
+//!
 //! `--all-options` makes the `uci` listing include the evaluation tables. `engine perft [depth]`
 //! measures move generation on the start position: shakmaty's own perft, and the search's
 //! move path (copy-make with incremental keys, checked at every node).
@@ -13,6 +16,9 @@ use engine::uci::Session;
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
+    if args.first().is_some_and(|a| a == "spsa-input") {
+        return spsa_input(&args[1..]);
+    }
     let all_options = args.iter().any(|a| a == "--all-options");
     let positional: Vec<&String> = args.iter().filter(|a| !a.starts_with("--")).collect();
     match positional.as_slice() {
@@ -47,7 +53,7 @@ fn main() -> ExitCode {
         }
         [other, ..] => {
             eprintln!(
-                "engine: unknown command '{other}' (usage: engine [--all-options] | engine bench [depth] | engine perft [depth])"
+                "engine: unknown command '{other}' (usage: engine [--all-options] | engine bench [depth] | engine perft [depth] | engine spsa-input [--params LIST])"
             );
             return ExitCode::from(2);
         }
@@ -64,6 +70,41 @@ fn main() -> ExitCode {
     session.shutdown();
     let _ = io::stdout().flush();
     ExitCode::SUCCESS
+}
+
+/// `engine spsa-input [--params LIST]`: one OpenBench input line per selected parameter.
+fn spsa_input(args: &[String]) -> ExitCode {
+    let mut list = engine::params::search::GROUP.to_string();
+    let mut rest = args.iter();
+    while let Some(arg) = rest.next() {
+        let value = match arg.strip_prefix("--params") {
+            Some("") => rest.next().cloned(),
+            Some(inline) if inline.starts_with('=') => Some(inline[1..].to_string()),
+            _ => {
+                eprintln!(
+                    "engine spsa-input: unexpected argument '{arg}' (usage: engine spsa-input [--params NAME,GROUP,PREFIX*,...])"
+                );
+                return ExitCode::from(2);
+            }
+        };
+        let Some(value) = value else {
+            eprintln!(
+                "engine spsa-input: --params needs a value (names, groups search|switches|eval|all, or prefix*, separated by commas)"
+            );
+            return ExitCode::from(2);
+        };
+        list = value;
+    }
+    match engine::params::select(&list) {
+        Ok(ids) => {
+            print!("{}", engine::params::spsa_input(&ids, &Params::default()));
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("engine spsa-input: --params {list}: {e}");
+            ExitCode::from(2)
+        }
+    }
 }
 
 fn perft_speed(depth: u32) {

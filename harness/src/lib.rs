@@ -15,6 +15,7 @@
 //! - [`tune`] and [`datagen`]: Texel tuning and its training data.
 //! - [`report`]: match reports with plots.
 //! - [`spawn`]: starting child processes (engines, their bench).
+//! - [`spsa`]: SPSA tuning as OpenBench does it (parameters, update rule, tuner state).
 //! - [`cli`]: the command line, and the options several commands share.
 //! - [`cmd`]: the command-line front ends of the above, one file a subcommand.
 //! - [`interrupt`]: Ctrl-C and SIGTERM as a stop flag.
@@ -32,6 +33,7 @@ pub mod reporters;
 pub mod runner;
 pub mod scoreboard;
 pub mod spawn;
+pub mod spsa;
 pub mod stats;
 pub mod tune;
 pub mod uci;

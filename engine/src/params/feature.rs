@@ -108,6 +108,22 @@ pub fn range(f: FeatureId) -> (i32, i32) {
     }
 }
 
+/// The SPSA perturbation `c_end` of the feature's weights (centipawns). The declared ranges
+/// are sanity bounds, far wider than the values worth trying, so a twentieth of them would
+/// shake the evaluation apart; instead about a twentieth of the weight's usual size, at
+/// least 1: piece values are hundreds, per-square and per-count terms tens.
+pub fn spsa_c_end(f: FeatureId) -> f64 {
+    match f {
+        _ if f < PST => 10.0,
+        _ if f < MOBILITY_KNIGHT => 3.0,
+        _ if f < PASSED_PAWN => 2.0,
+        _ if f < DOUBLED_PAWN => 4.0,
+        KING_DISTANCE => 2.0,
+        _ if f >= MATE_EDGE => 5.0,
+        _ => 2.0,
+    }
+}
+
 /// Whether the feature belongs to a large table (hidden from the default UCI option listing).
 pub fn is_table(f: FeatureId) -> bool {
     (PST..PASSED_PAWN).contains(&f)

@@ -60,8 +60,19 @@ pub enum ValueType {
     Check,
 }
 
+/// A parameter's SPSA step at the end of a tune, as in OpenBench's input format
+/// (`docs/spsa.md`): the perturbation `c_end` and the learning rate `r_end`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SpsaStep {
+    pub c_end: f64,
+    pub r_end: f64,
+}
+
+/// OpenBench's default `r_end`.
+pub const DEFAULT_R_END: f64 = 0.002;
+
 /// Name, default and range of one parameter.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct ParamSpec {
     pub name: String,
     pub default: i32,
@@ -72,7 +83,14 @@ pub struct ParamSpec {
     pub value_type: ValueType,
     /// Part of a large table (piece-square, mobility): left out of the default UCI listing.
     pub table: bool,
+    /// Group name for selecting parameters (`eval`, `search`, `switches`; see [`select`]).
+    pub group: &'static str,
+    /// Step of an SPSA tune of this parameter.
+    pub spsa: SpsaStep,
 }
+
+/// Registry group of the evaluation weights (`--params eval`).
+pub const EVAL_GROUP: &str = "eval";
 
 /// Errors from setting or loading parameters. Each names the offending value.
 #[derive(Debug, Error, PartialEq, Eq)]
@@ -97,6 +115,12 @@ pub enum ParamError {
     },
     #[error("'{0}' is not of the form name=value")]
     BadAssignment(String),
+    #[error("no parameter name starts with '{}'", .0.trim_end_matches('*'))]
+    NoMatch(String),
+    #[error(
+        "'{0}' has an empty item (expected names, groups search|switches|eval|all, or prefix*, separated by commas)"
+    )]
+    EmptySelection(String),
     #[error("{path}: {message}")]
     File { path: String, message: String },
 }
@@ -133,6 +157,8 @@ static REGISTRY: LazyLock<Registry> = LazyLock::new(|| {
                 taper,
                 value_type: ValueType::Spin,
                 table,
+                group: EVAL_GROUP,
+                spsa: eval_step(f),
             });
         }
     }
@@ -147,6 +173,8 @@ static REGISTRY: LazyLock<Registry> = LazyLock::new(|| {
             taper: Taper::Flat,
             value_type: ValueType::Spin,
             table: feature::is_table(f),
+            group: EVAL_GROUP,
+            spsa: eval_step(f),
         });
     }
     debug_assert_eq!(specs.len(), search::BASE);
@@ -193,6 +221,14 @@ fn apply_tuned_defaults(
     }
 }
 
+/// The SPSA step of evaluation feature `f`'s weights, by [`feature::spsa_c_end`].
+fn eval_step(f: FeatureId) -> SpsaStep {
+    SpsaStep {
+        c_end: feature::spsa_c_end(f),
+        r_end: DEFAULT_R_END,
+    }
+}
+
 /// Every parameter's specification, indexed by [`ParamId`].
 pub fn specs() -> &'static [ParamSpec] {
     &REGISTRY.specs
@@ -212,6 +248,67 @@ pub const fn feature_params(f: FeatureId) -> (ParamId, ParamId) {
         let id = 2 * TAPERED_FEATURES + (f - TAPERED_FEATURES);
         (id, id)
     }
+}
+
+/// The parameters named by a comma-separated list, in the order given, each once. An item is
+/// a parameter name, a group (`search`, `switches`, `eval`, or `all`), or a name prefix ending
+/// in `*` (`mate_edge_*`).
+///
+/// ```
+/// let ids = engine::params::select("delta_margin, mate_edge_*").unwrap();
+/// assert_eq!(ids.len(), 5);
+/// assert!(engine::params::select("search").unwrap().len() > 5);
+/// assert!(engine::params::select("delta_margn").is_err());
+/// ```
+pub fn select(list: &str) -> Result<Vec<ParamId>, ParamError> {
+    let mut chosen = Vec::new();
+    let mut seen = std::collections::HashSet::new();
+    for item in list.split(',').map(str::trim) {
+        let ids: Vec<ParamId> = if item.is_empty() {
+            return Err(ParamError::EmptySelection(list.to_string()));
+        } else if item == "all" {
+            (0..specs().len()).collect()
+        } else if let Some(prefix) = item.strip_suffix('*') {
+            (0..specs().len())
+                .filter(|&id| specs()[id].name.starts_with(prefix))
+                .collect()
+        } else if let Some(id) = find(item) {
+            vec![id]
+        } else {
+            (0..specs().len())
+                .filter(|&id| specs()[id].group == item)
+                .collect()
+        };
+        if ids.is_empty() {
+            return Err(if item.ends_with('*') {
+                ParamError::NoMatch(item.to_string())
+            } else {
+                unknown(item)
+            });
+        }
+        chosen.extend(ids.into_iter().filter(|&id| seen.insert(id)));
+    }
+    Ok(chosen)
+}
+
+/// OpenBench's SPSA input for these parameters, one line each:
+/// `name, int, start, min, max, c_end, r_end`, starting at the values in `params`.
+pub fn spsa_input(ids: &[ParamId], params: &Params) -> String {
+    let mut out = String::new();
+    for &id in ids {
+        let spec = &specs()[id];
+        let _ = writeln!(
+            out,
+            "{}, int, {}, {}, {}, {}, {}",
+            spec.name,
+            params.get(id),
+            spec.min,
+            spec.max,
+            spec.spsa.c_end,
+            spec.spsa.r_end
+        );
+    }
+    out
 }
 
 /// Number of evaluation parameters (they come first in the flat vector).
@@ -561,6 +658,55 @@ mod tests {
         assert!(err.to_string().starts_with("mine.toml:"), "{err}");
         let err = Params::from_toml_str("no_such = 1", "mine.toml").unwrap_err();
         assert!(err.to_string().contains("no_such"), "{err}");
+    }
+
+    #[test]
+    fn select_takes_names_groups_and_prefixes_in_order() {
+        let ids = select("qsearch_depth,delta_margin,mate_edge_*,delta_margin").unwrap();
+        let names: Vec<&str> = ids.iter().map(|&id| specs()[id].name.as_str()).collect();
+        assert_eq!(
+            names,
+            [
+                "qsearch_depth",
+                "delta_margin",
+                "mate_edge_0",
+                "mate_edge_1",
+                "mate_edge_2",
+                "mate_edge_3"
+            ]
+        );
+        let search = select("search").unwrap();
+        assert!(
+            search
+                .iter()
+                .all(|&id| specs()[id].value_type == ValueType::Spin
+                    && specs()[id].kind == ParamKind::Search)
+        );
+        assert!(search.contains(&find("lmr_divisor").unwrap()));
+        assert_eq!(select("switches").unwrap().len(), 6);
+        assert_eq!(select("eval").unwrap().len(), EVAL_PARAMS);
+        assert_eq!(select("all").unwrap().len(), specs().len());
+        assert!(matches!(select("zzz_*"), Err(ParamError::NoMatch(_))));
+        assert!(matches!(
+            select("lmr,,null_move"),
+            Err(ParamError::EmptySelection(_))
+        ));
+        let err = select("qsearch_dept").unwrap_err().to_string();
+        assert!(err.contains("qsearch_depth"), "{err}");
+    }
+
+    #[test]
+    fn spsa_input_lines_carry_the_registry_steps() {
+        let mut params = Params::default();
+        params.set_assignment("delta_margin=150").unwrap();
+        let text = spsa_input(&select("delta_margin,material_knight_mg").unwrap(), &params);
+        assert_eq!(
+            text,
+            format!(
+                "delta_margin, int, 150, 0, 2000, 20, 0.002\nmaterial_knight_mg, int, {}, 0, 3000, 10, 0.002\n",
+                Params::default().get_by_name("material_knight_mg").unwrap()
+            )
+        );
     }
 
     #[test]

@@ -1,28 +1,109 @@
-//! Search parameters: the knobs of the quiescence search and the on/off switches of the
-//! search features. Each has a constant id so the search reads it without a name lookup.
+//! Search parameters: the knobs of the quiescence search, the pruning margins and the on/off
+//! switches of the search features.
+//!
+//! Each knob is declared once, in [`search_params!`] below: that one line gives its constant
+//! id (so the search reads it without a name lookup), its [`ParamSpec`] (name, default, range,
+//! UCI type, SPSA step), and its typed field in [`Knobs`], the plain struct the search's hot
+//! path reads.
 
-use super::{ParamId, ParamKind, ParamSpec, Taper, ValueType};
+use super::{ParamId, ParamKind, ParamSpec, Params, SpsaStep, Taper, ValueType};
 
 /// First id of the search parameters (after every evaluation parameter).
 pub const BASE: ParamId = 2 * super::TAPERED_FEATURES + super::FLAT_FEATURES;
 
+/// Registry group of the numeric search knobs (`--params search`).
+pub const GROUP: &str = "search";
+/// Registry group of the on/off switches of search features (`--params switches`).
+pub const SWITCH_GROUP: &str = "switches";
+
+/// A Rust type a knob can have in [`Knobs`], and how it is stored in the integer registry.
+pub(crate) trait KnobValue: Copy {
+    const VALUE_TYPE: ValueType;
+    fn encode(self) -> i32;
+    fn decode(stored: i32) -> Self;
+}
+
+impl KnobValue for i32 {
+    const VALUE_TYPE: ValueType = ValueType::Spin;
+    fn encode(self) -> i32 {
+        self
+    }
+    fn decode(stored: i32) -> Self {
+        stored
+    }
+}
+
+/// Counts (plies, numbers of moves); negative stored values read as 0.
+impl KnobValue for usize {
+    const VALUE_TYPE: ValueType = ValueType::Spin;
+    fn encode(self) -> i32 {
+        i32::try_from(self).unwrap_or(i32::MAX)
+    }
+    fn decode(stored: i32) -> Self {
+        stored.max(0) as usize
+    }
+}
+
+impl KnobValue for bool {
+    const VALUE_TYPE: ValueType = ValueType::Check;
+    fn encode(self) -> i32 {
+        i32::from(self)
+    }
+    fn decode(stored: i32) -> Self {
+        stored != 0
+    }
+}
+
+/// Declares the search knobs. One entry:
+/// `ID field: type = default, [min, max], c_end C, r_end R;`
+/// where the parameter's name is `field`, `ID` is its constant id (the name in capitals,
+/// checked by a test), `type` is `i32`, `usize` or `bool` (a UCI check), and `C`, `R` are its
+/// SPSA step at the end of a tune (OpenBench's `c_end`, `r_end`; see `docs/spsa.md`).
 macro_rules! search_params {
-    ($( $(#[$doc:meta])* $id:ident = ($name:literal, $ty:ident, $default:expr, $min:expr, $max:expr); )*) => {
+    ($(
+        $(#[$doc:meta])*
+        $id:ident $field:ident : $ty:ty = $default:expr, [$min:expr, $max:expr],
+            c_end $c_end:expr, r_end $r_end:expr;
+    )*) => {
         search_params!(@ids BASE; $( $(#[$doc])* $id, )*);
 
         /// Specifications of the search parameters, in id order.
         pub(super) fn specs() -> Vec<ParamSpec> {
-            vec![$(ParamSpec {
-                name: $name.to_string(),
-                default: $default,
-                min: $min,
-                max: $max,
-                kind: ParamKind::Search,
-                taper: Taper::Flat,
-                value_type: ValueType::$ty,
-                table: false,
+            vec![$({
+                let value_type = <$ty as KnobValue>::VALUE_TYPE;
+                ParamSpec {
+                    name: stringify!($field).to_string(),
+                    default: <$ty as KnobValue>::encode($default),
+                    min: $min,
+                    max: $max,
+                    kind: ParamKind::Search,
+                    taper: Taper::Flat,
+                    value_type,
+                    table: false,
+                    group: match value_type {
+                        ValueType::Check => SWITCH_GROUP,
+                        ValueType::Spin => GROUP,
+                    },
+                    spsa: SpsaStep { c_end: $c_end, r_end: $r_end },
+                }
             },)*]
         }
+
+        /// The search knobs, read once from [`Params`] into typed fields for the hot path.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+        pub(crate) struct Knobs {
+            $( $(#[$doc])* pub $field: $ty, )*
+        }
+
+        impl Knobs {
+            pub(crate) fn new(params: &Params) -> Self {
+                Knobs { $( $field: <$ty as KnobValue>::decode(params.get($id)), )* }
+            }
+        }
+
+        /// Each constant id with the name it was declared with, for the test that they agree.
+        #[cfg(test)]
+        const DECLARED: &[(&str, ParamId)] = &[$( (stringify!($id), $id), )*];
     };
     (@ids $next:expr; $(#[$doc:meta])* $id:ident, $($rest:tt)*) => {
         $(#[$doc])*
@@ -35,36 +116,99 @@ macro_rules! search_params {
     };
 }
 
+// SPSA steps. `c_end` is the perturbation still applied at the end of a tune: large enough
+// that θ ± c_end plays measurably differently at fast time controls, small next to the range
+// of values worth trying (OpenBench's rule of thumb is about (max - min) / 20 of that range,
+// not of the declared limits, which are only sanity bounds). `r_end` is OpenBench's default
+// 0.002 throughout: with a = r_end·c_end², the last steps move θ by about
+// r_end·c_end·(W - L) per iteration. On/off switches get the smallest integer step, 0.5,
+// so SPSA rounds θ ± 0.5 to a random neighbour.
 search_params! {
     /// Quiescence search: margin (cp) added to a capture's gain before delta pruning.
-    DELTA_MARGIN = ("delta_margin", Spin, 200, 0, 2000);
-    /// Quiescence search: maximum plies below the horizon.
-    QSEARCH_DEPTH = ("qsearch_depth", Spin, 16, 0, 64);
+    /// Useful values lie within 50..450: c_end 20.
+    DELTA_MARGIN delta_margin: i32 = 200, [0, 2000], c_end 20.0, r_end 0.002;
+    /// Quiescence search: maximum plies below the horizon. Values below 4 or above 20 hardly
+    /// differ from their neighbours: c_end 2.
+    QSEARCH_DEPTH qsearch_depth: usize = 16, [0, 64], c_end 2.0, r_end 0.002;
     /// Quiescence search: how many of its first plies also search quiet checking moves
-    /// (0 = captures and promotions only).
-    QSEARCH_CHECK_PLIES = ("qsearch_check_plies", Spin, 1, 0, 16);
+    /// (0 = captures and promotions only). Each ply costs much: c_end 1.
+    QSEARCH_CHECK_PLIES qsearch_check_plies: usize = 1, [0, 16], c_end 1.0, r_end 0.002;
     /// Skip captures that lose material by static exchange evaluation.
-    SEE_PRUNING = ("see_pruning", Check, 1, 0, 1);
+    SEE_PRUNING see_pruning: bool = true, [0, 1], c_end 0.5, r_end 0.002;
     /// Extend the search by one ply when the side to move is in check.
-    CHECK_EXTENSION = ("check_extension", Check, 1, 0, 1);
+    CHECK_EXTENSION check_extension: bool = true, [0, 1], c_end 0.5, r_end 0.002;
     /// Cut off when no mate shorter than one already found is possible.
-    MATE_DISTANCE_PRUNING = ("mate_distance_pruning", Check, 1, 0, 1);
+    MATE_DISTANCE_PRUNING mate_distance_pruning: bool = true, [0, 1], c_end 0.5, r_end 0.002;
     /// Null-move pruning.
-    NULL_MOVE = ("null_move", Check, 1, 0, 1);
-    /// Null-move depth reduction (plies).
-    NULL_MOVE_REDUCTION = ("null_move_reduction", Spin, 3, 1, 6);
+    NULL_MOVE null_move: bool = true, [0, 1], c_end 0.5, r_end 0.002;
+    /// Null-move depth reduction (plies). A narrow range, 1..6: c_end 0.5, the integer minimum.
+    NULL_MOVE_REDUCTION null_move_reduction: i32 = 3, [1, 6], c_end 0.5, r_end 0.002;
     /// Late-move reductions.
-    LMR = ("lmr", Check, 1, 0, 1);
-    /// LMR: constant part of the reduction, in hundredths of a ply.
-    LMR_BASE = ("lmr_base", Spin, 75, 0, 300);
-    /// LMR: divisor of ln(depth)·ln(move number), in hundredths.
-    LMR_DIVISOR = ("lmr_divisor", Spin, 225, 100, 1000);
+    LMR lmr: bool = true, [0, 1], c_end 0.5, r_end 0.002;
+    /// LMR: constant part of the reduction, in hundredths of a ply. Useful within 0..200:
+    /// c_end 10 (a tenth of a ply).
+    LMR_BASE lmr_base: i32 = 75, [0, 300], c_end 10.0, r_end 0.002;
+    /// LMR: divisor of ln(depth)·ln(move number), in hundredths. Useful within 150..400:
+    /// c_end 15.
+    LMR_DIVISOR lmr_divisor: i32 = 225, [100, 1000], c_end 15.0, r_end 0.002;
     /// Reverse futility pruning (static null move) at shallow depth.
-    REVERSE_FUTILITY = ("reverse_futility", Check, 1, 0, 1);
-    /// Reverse futility margin per ply of depth (cp).
-    REVERSE_FUTILITY_MARGIN = ("reverse_futility_margin", Spin, 80, 0, 1000);
-    /// Deepest remaining depth (plies) at which reverse futility pruning applies.
-    REVERSE_FUTILITY_DEPTH = ("reverse_futility_depth", Spin, 6, 1, 16);
-    /// Half-width of the aspiration window at the root (cp, 0 = full window).
-    ASPIRATION_WINDOW = ("aspiration_window", Spin, 30, 0, 1000);
+    REVERSE_FUTILITY reverse_futility: bool = true, [0, 1], c_end 0.5, r_end 0.002;
+    /// Reverse futility margin per ply of depth (cp). Useful within 40..200: c_end 8.
+    REVERSE_FUTILITY_MARGIN reverse_futility_margin: i32 = 80, [0, 1000], c_end 8.0, r_end 0.002;
+    /// Deepest remaining depth (plies) at which reverse futility pruning applies. Useful
+    /// within 3..12: c_end 1.
+    REVERSE_FUTILITY_DEPTH reverse_futility_depth: i32 = 6, [1, 16], c_end 1.0, r_end 0.002;
+    /// Half-width of the aspiration window at the root (cp, 0 = full window). Useful within
+    /// 10..100: c_end 5.
+    ASPIRATION_WINDOW aspiration_window: i32 = 30, [0, 1000], c_end 5.0, r_end 0.002;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_id_is_its_name_in_capitals() {
+        assert_eq!(DECLARED.len(), END - BASE);
+        for &(id_name, id) in DECLARED {
+            let spec = &super::super::specs()[id];
+            assert_eq!(id_name, spec.name.to_uppercase(), "id {id}");
+            assert_eq!(spec.kind, ParamKind::Search);
+        }
+    }
+
+    #[test]
+    fn knobs_read_each_field_from_its_parameter() {
+        let mut params = Params::default();
+        params.set(DELTA_MARGIN, 123).unwrap();
+        params.set(QSEARCH_DEPTH, 7).unwrap();
+        params.set(NULL_MOVE, 0).unwrap();
+        params.set(LMR_DIVISOR, 300).unwrap();
+        let knobs = Knobs::new(&params);
+        assert_eq!(knobs.delta_margin, 123);
+        assert_eq!(knobs.qsearch_depth, 7usize);
+        assert!(!knobs.null_move);
+        assert!(knobs.lmr);
+        assert_eq!(knobs.lmr_divisor, 300);
+        assert_eq!(Knobs::new(&Params::default()).aspiration_window, 30);
+    }
+
+    #[test]
+    fn switches_are_checks_in_zero_one_and_every_step_is_positive() {
+        for spec in specs() {
+            if spec.value_type == ValueType::Check {
+                assert_eq!((spec.min, spec.max), (0, 1), "{}", spec.name);
+                assert_eq!(spec.group, SWITCH_GROUP);
+            } else {
+                assert_eq!(spec.group, GROUP);
+            }
+            assert!(
+                spec.spsa.c_end > 0.0 && spec.spsa.r_end > 0.0,
+                "{}",
+                spec.name
+            );
+            let range = f64::from(spec.max - spec.min);
+            assert!(spec.spsa.c_end <= (range / 4.0).max(0.5), "{}", spec.name);
+        }
+    }
 }

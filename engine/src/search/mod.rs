@@ -109,10 +109,11 @@ pub struct Searcher {
 impl Searcher {
     /// A searcher with these parameters and a transposition table of `hash_mb` MiB.
     pub fn new(params: Params, hash_mb: usize) -> Self {
+        let knobs = Knobs::new(&params);
         Searcher {
             evaluator: Evaluator::new(&params),
-            knobs: Knobs::new(&params),
-            lmr: LmrTable::new(&params),
+            knobs,
+            lmr: LmrTable::new(&knobs),
             params,
             tt: TranspositionTable::new(hash_mb),
             heuristics: Heuristics::new(),
@@ -129,7 +130,7 @@ impl Searcher {
     pub fn set_params(&mut self, params: Params) {
         self.evaluator = Evaluator::new(&params);
         self.knobs = Knobs::new(&params);
-        self.lmr = LmrTable::new(&params);
+        self.lmr = LmrTable::new(&self.knobs);
         self.params = params;
     }
 
