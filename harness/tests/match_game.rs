@@ -43,10 +43,10 @@ impl Player for Scripted {
         Ok(())
     }
     fn play(&mut self, request: &MoveRequest<'_>) -> Result<PlayerMove, PlayerFault> {
-        if let Some((at, fault)) = &self.fault_at {
-            if *at == self.next {
-                return Err(fault.clone());
-            }
+        if let Some((at, fault)) = &self.fault_at
+            && *at == self.next
+        {
+            return Err(fault.clone());
         }
         std::thread::sleep(self.delay);
         let (text, score) = self.moves[self.next];

@@ -459,7 +459,7 @@ mod tests {
             let f = id / 2;
             if f < TAPERED_FEATURES {
                 let (mg, eg) = defaults::tapered(f);
-                if id % 2 == 0 { mg } else { eg }
+                if id.is_multiple_of(2) { mg } else { eg }
             } else {
                 defaults::flat(id - TAPERED_FEATURES)
             }

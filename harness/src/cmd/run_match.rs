@@ -927,17 +927,17 @@ pub fn run_config(
         .as_ref()
         .map(|spec| Book::load(spec, config.seed))
         .transpose()?;
-    if let Some(b) = &book {
-        if b.skipped > 0 {
-            eprintln!(
-                "note: skipped {} malformed entries of {}",
-                b.skipped,
-                config
-                    .book
-                    .as_ref()
-                    .map_or(String::new(), |s| s.to_string())
-            );
-        }
+    if let Some(b) = &book
+        && b.skipped > 0
+    {
+        eprintln!(
+            "note: skipped {} malformed entries of {}",
+            b.skipped,
+            config
+                .book
+                .as_ref()
+                .map_or(String::new(), |s| s.to_string())
+        );
     }
 
     let mut tally = Tally::default();

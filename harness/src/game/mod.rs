@@ -381,14 +381,14 @@ pub fn play_game(
         if let Some(end) = rules_ending(&pos, &keys) {
             break end;
         }
-        if let Some(max) = rules.max_moves {
-            if played.len() as u64 >= 2 * u64::from(max) {
-                break (
-                    GameResult::Draw,
-                    Termination::MaxMoves,
-                    "Draw by move limit".into(),
-                );
-            }
+        if let Some(max) = rules.max_moves
+            && played.len() as u64 >= 2 * u64::from(max)
+        {
+            break (
+                GameResult::Draw,
+                Termination::MaxMoves,
+                "Draw by move limit".into(),
+            );
         }
         let side = pos.turn();
         let request = MoveRequest {

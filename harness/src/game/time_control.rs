@@ -241,10 +241,10 @@ impl GameClock {
 
     /// Charges `side` with `used`; an error when it went past its deadline.
     pub fn charge(&mut self, side: Color, used: Duration) -> Result<(), Flagged> {
-        if let Some(allowed) = self.deadline(side) {
-            if used > allowed {
-                return Err(Flagged { allowed, used });
-            }
+        if let Some(allowed) = self.deadline(side)
+            && used > allowed
+        {
+            return Err(Flagged { allowed, used });
         }
         let i = idx(side);
         if let Some(tc) = self.limits[i].tc {

@@ -54,7 +54,7 @@ pub struct RunOutcome {
 
 /// The first engine's doubled points in game `game` with result `result`.
 pub fn first_engine_points_x2(game: u64, result: GameResult) -> u8 {
-    let first_is_white = game % 2 == 0;
+    let first_is_white = game.is_multiple_of(2);
     match (result, first_is_white) {
         (GameResult::Draw, _) => 1,
         (GameResult::WhiteWins, true) | (GameResult::BlackWins, false) => 2,
