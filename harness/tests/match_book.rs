@@ -156,7 +156,7 @@ fn malformed_entries_name_file_and_line_or_are_skipped() {
 fn xz_compressed_books() {
     let tmp = tempdir();
     let path = tmp.path().join("b.epd.xz");
-    let mut enc = xz2::write::XzEncoder::new(std::fs::File::create(&path).unwrap(), 6);
+    let mut enc = liblzma::write::XzEncoder::new(std::fs::File::create(&path).unwrap(), 6);
     enc.write_all(EPD.as_bytes()).unwrap();
     enc.finish().unwrap();
     assert_eq!(Book::load(&spec(&path), 1).unwrap().len(), 3);

@@ -96,7 +96,7 @@ fn epd_format_reads_the_c9_opcode() {
 fn xz_compressed_files_are_read() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("a.book.xz");
-    let mut encoder = xz2::write::XzEncoder::new(std::fs::File::create(&path).unwrap(), 6);
+    let mut encoder = liblzma::write::XzEncoder::new(std::fs::File::create(&path).unwrap(), 6);
     for _ in 0..1000 {
         writeln!(encoder, "{START} [0.5]").unwrap();
     }

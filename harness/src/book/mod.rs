@@ -257,7 +257,7 @@ pub fn open_maybe_xz(path: &Path) -> anyhow::Result<Box<dyn BufRead>> {
     let file = File::open(path)
         .map_err(|e| anyhow::Error::new(UsageError(format!("{}: {e}", path.display()))))?;
     let inner: Box<dyn Read> = if path.extension().is_some_and(|e| e == "xz") {
-        Box::new(xz2::read::XzDecoder::new(file))
+        Box::new(liblzma::read::XzDecoder::new(file))
     } else {
         Box::new(file)
     };

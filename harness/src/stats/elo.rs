@@ -100,67 +100,10 @@ fn normalized_elo(sample: &Sample, mu: f64, var: f64) -> (f64, f64) {
     (scale * t, scale * Z95 * (v_t / sample.n).sqrt())
 }
 
-/// Standard normal distribution function Φ(x), accurate to a few ulp over the whole line.
+/// Standard normal distribution function Φ(x) = erfc(−x/√2)/2; erfc keeps full relative
+/// precision far into the lower tail, where 1 + erf would cancel to zero.
 pub fn normal_cdf(x: f64) -> f64 {
-    if x.is_nan() {
-        return f64::NAN;
-    }
-    if x.is_infinite() {
-        return if x > 0.0 { 1.0 } else { 0.0 };
-    }
-    let u = x / std::f64::consts::SQRT_2;
-    if u.abs() < 1.5 {
-        0.5 + 0.5 * erf_series(u)
-    } else if u < 0.0 {
-        0.5 * erfc_continued_fraction(-u)
-    } else {
-        1.0 - 0.5 * erfc_continued_fraction(u)
-    }
-}
-
-/// erf(x) by its Maclaurin series; for |x| < 1.5 the terms stay small enough that
-/// cancellation costs at most a digit.
-fn erf_series(x: f64) -> f64 {
-    let x2 = x * x;
-    let mut term = x; // (−1)^k x^(2k+1) / k!
-    let mut sum = x;
-    for k in 1..200 {
-        term *= -x2 / k as f64;
-        let add = term / (2 * k + 1) as f64;
-        sum += add;
-        if add.abs() < 1e-17 * sum.abs() {
-            break;
-        }
-    }
-    sum * std::f64::consts::FRAC_2_SQRT_PI
-}
-
-/// erfc(x) for x ≥ 1.5 by the Laplace continued fraction
-/// erfc(x) = e^(−x²)/√π · 1/(x + (1/2)/(x + 1/(x + (3/2)/(x + ...)))), evaluated with
-/// modified Lentz; relative accuracy near machine precision.
-fn erfc_continued_fraction(x: f64) -> f64 {
-    const TINY: f64 = 1e-300;
-    let mut f = x;
-    let mut c = x;
-    let mut d = 0.0;
-    for k in 1..10_000 {
-        let a = k as f64 / 2.0;
-        d = x + a * d;
-        if d.abs() < TINY {
-            d = TINY;
-        }
-        c = x + a / c;
-        if c.abs() < TINY {
-            c = TINY;
-        }
-        d = 1.0 / d;
-        let delta = c * d;
-        f *= delta;
-        if (delta - 1.0).abs() < 1e-16 {
-            break;
-        }
-    }
-    (-x * x).exp() / (f * std::f64::consts::PI.sqrt())
+    0.5 * libm::erfc(-x / std::f64::consts::SQRT_2)
 }
 
 #[cfg(test)]

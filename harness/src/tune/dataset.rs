@@ -147,9 +147,9 @@ fn open(path: &Path) -> anyhow::Result<Box<dyn BufRead>> {
     let file = File::open(path)
         .map_err(|e| UsageError(format!("cannot open data set {}: {e}", path.display())))?;
     let inner: Box<dyn Read> = if path.extension().is_some_and(|e| e == "xz") {
-        Box::new(xz2::bufread::XzDecoder::new_multi_decoder(BufReader::new(
-            file,
-        )))
+        Box::new(liblzma::bufread::XzDecoder::new_multi_decoder(
+            BufReader::new(file),
+        ))
     } else {
         Box::new(file)
     };
