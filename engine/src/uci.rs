@@ -674,8 +674,8 @@ fn final_message(
         pv.push(best);
     }
     EngineMessage::Info(Info {
-        depth: Some(result.depth.max(1)),
-        seldepth: Some(result.seldepth.max(result.depth)),
+        depth: Some(result.depth),
+        seldepth: Some(result.seldepth),
         score: Some(uci_protocol::Score::exact(score_value(result.score))),
         nodes: Some(result.nodes),
         nps: Some(nps(result.nodes, result.time)),
