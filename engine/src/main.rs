@@ -61,9 +61,18 @@ fn main() -> ExitCode {
 
     let mut session = Session::new(Box::new(io::stdout()), all_options);
     let stdin = io::stdin();
-    for line in stdin.lock().lines() {
-        let Ok(line) = line else { break };
-        if !session.handle_line(&line) {
+    let mut input = stdin.lock();
+    let mut line = Vec::new();
+    // Bytes, not `lines()`: a line that is not UTF-8 is reported, not the end of input.
+    loop {
+        line.clear();
+        match input.read_until(b'\n', &mut line) {
+            Ok(0) | Err(_) => break,
+            Ok(_) => {}
+        }
+        let text = line.strip_suffix(b"\n").unwrap_or(&line);
+        let text = text.strip_suffix(b"\r").unwrap_or(text);
+        if !session.handle_bytes(text) {
             break;
         }
     }

@@ -1,11 +1,16 @@
-//! The UCI protocol: [`command`] parses lines; [`Session`] holds the engine state (options,
-//! position, searcher) and runs searches on a separate, long-lived thread so that `stop` and
-//! `isready` are answered while searching.
+//! The UCI protocol: the `uci-protocol` crate parses lines and writes replies; [`command`]
+//! turns `go` into search limits; [`Session`] holds the engine state (options, position,
+//! searcher) and runs searches on a separate, long-lived thread so that `stop`, `ponderhit`
+//! and `isready` are answered while searching.
 //!
 //! Every option of the parameter registry is a UCI option with the parameter's exact name
 //! (`spin`, or `check` for switches). The large evaluation tables are listed only after
 //! `--all-options` or `setoption name ShowAllParams value true`; `setoption` accepts every
 //! parameter either way.
+//!
+//! Pondering: `go ponder` searches until `ponderhit` or `stop`. On `ponderhit` the ponder
+//! search is stopped silently and a search with the `go`'s own limits starts, finding the
+//! ponder search's work in the transposition table.
 
 pub mod command;
 
@@ -18,15 +23,20 @@ use std::time::Duration;
 
 use shakmaty::fen::Fen;
 use shakmaty::uci::UciMove;
-use shakmaty::{CastlingMode, Chess, Position};
+use shakmaty::{CastlingMode, Chess, Move, Position};
+use uci_protocol::{
+    EngineMessage, GuiMessage, Info, OptionDecl, OptionKind, ScoreValue, StartPosition,
+};
 
 use crate::params::{self, Params, ValueType};
-use crate::search::{Limits, Score, SearchInfo, Searcher, position_key};
-use command::{Command, StartPosition};
+use crate::search::{Limits, Score, SearchInfo, SearchResult, Searcher, position_key};
+use command::{GoRequest, MAX_PERFT_DEPTH};
 
 /// Transposition table size before any `setoption name Hash`.
 pub const DEFAULT_HASH_MB: usize = 16;
-const MAX_HASH_MB: usize = 65_536;
+/// Largest `Hash`: 1 GiB. Larger tables gain little at the speeds this engine is tested at,
+/// and a failed allocation aborts the process (release builds abort on panic).
+pub const MAX_HASH_MB: usize = 1024;
 /// The search thread recurses deeply with a move list per ply.
 const SEARCH_STACK_BYTES: usize = 64 << 20;
 
@@ -40,11 +50,26 @@ fn send(out: &Output, line: &str) {
     }
 }
 
+fn send_message(out: &Output, message: &EngineMessage) {
+    send(out, &message.to_string());
+}
+
+fn info_string(text: String) -> EngineMessage {
+    EngineMessage::Info(Info {
+        string: Some(text),
+        ..Info::default()
+    })
+}
+
 struct RunningSearch {
     stop: Arc<AtomicBool>,
     /// Set by the search thread just before it sends `bestmove`: from then on the GUI may
     /// send the next `go`, and taking the searcher back takes no time.
     finished: Arc<AtomicBool>,
+    /// While pondering: the limits to search with after `ponderhit`.
+    ponder_limits: Option<Limits>,
+    /// Set to end the search without a word (a ponder search after `ponderhit`).
+    silent: Arc<AtomicBool>,
 }
 
 /// One `go`: everything the search thread needs, including the searcher it hands back.
@@ -53,8 +78,10 @@ struct SearchJob {
     position: Chess,
     history: Vec<u64>,
     limits: Limits,
+    castling: CastlingMode,
     stop: Arc<AtomicBool>,
     finished: Arc<AtomicBool>,
+    silent: Arc<AtomicBool>,
 }
 
 /// The search thread, kept for the whole session: starting a thread with a large stack on
@@ -94,23 +121,49 @@ fn run_search(job: SearchJob, out: &Output) -> Searcher {
         position,
         history,
         limits,
+        castling,
         stop,
         finished,
+        silent,
     } = job;
+    let mut hashfull = 0;
     let result = searcher.search(&position, &history, &limits, &stop, &mut |info| {
-        send(out, &info_line(info))
+        hashfull = info.hashfull;
+        if !silent.load(Ordering::Relaxed) {
+            send_message(out, &iteration_message(info, castling));
+        }
     });
-    // UCI: after `go infinite` the best move waits for `stop`.
+    // UCI: after `go infinite` (and while pondering) the best move waits for `stop`.
     while limits.infinite && !stop.load(Ordering::Relaxed) {
         std::thread::sleep(Duration::from_millis(1));
     }
-    let best = result.best_move.map_or_else(
-        || "0000".to_string(),
-        |m| m.to_uci(CastlingMode::Standard).to_string(),
-    );
+    let silent = silent.load(Ordering::Relaxed);
+    let mut lines = Vec::new();
+    if !silent && let Some(best) = result.best_move {
+        lines.push(final_message(&result, best, hashfull, castling).to_string());
+    }
+    let pv = played_pv(&result);
+    let bestmove = EngineMessage::BestMove {
+        best: result
+            .best_move
+            .map_or(UciMove::Null, |m| m.to_uci(castling)),
+        ponder: pv.get(1).map(|m| m.to_uci(castling)),
+    };
+    lines.push(bestmove.to_string());
     finished.store(true, Ordering::Release);
-    send(out, &format!("bestmove {best}"));
+    if !silent {
+        send(out, &lines.join("\n"));
+    }
     searcher
+}
+
+/// The principal variation of the move played: the search's, when it starts with that move.
+fn played_pv(result: &SearchResult) -> Vec<Move> {
+    match result.best_move {
+        Some(best) if result.pv.first() == Some(&best) => result.pv.clone(),
+        Some(best) => vec![best],
+        None => Vec::new(),
+    }
 }
 
 /// A UCI session: feed it lines with [`Session::handle_line`].
@@ -121,9 +174,12 @@ pub struct Session {
     params_changed: bool,
     hash_mb: usize,
     show_all_params: bool,
+    chess960: bool,
     position: Chess,
     /// Keys of the positions before `position`, oldest first.
     history: Vec<u64>,
+    /// Why the last `position` was rejected: `go` then answers `bestmove 0000`.
+    position_error: Option<String>,
     /// `None` while a search thread owns it.
     searcher: Option<Searcher>,
     running: Option<RunningSearch>,
@@ -142,8 +198,10 @@ impl Session {
             params_changed: false,
             hash_mb: DEFAULT_HASH_MB,
             show_all_params,
+            chess960: false,
             position: Chess::default(),
             history: Vec::new(),
+            position_error: None,
             running: None,
             worker: None,
         }
@@ -155,60 +213,108 @@ impl Session {
     }
 
     fn error(&self, message: &str) {
-        send(&self.out, &format!("info string error: {message}"));
+        send_message(&self.out, &info_string(format!("error: {message}")));
+    }
+
+    fn castling_mode(&self) -> CastlingMode {
+        if self.chess960 {
+            CastlingMode::Chess960
+        } else {
+            CastlingMode::Standard
+        }
+    }
+
+    /// Handles one raw input line: a line that is not UTF-8 is reported and skipped.
+    /// Returns `false` after `quit`.
+    pub fn handle_bytes(&mut self, line: &[u8]) -> bool {
+        match std::str::from_utf8(line) {
+            Ok(text) => self.handle_line(text),
+            Err(e) => {
+                let shown = String::from_utf8_lossy(line);
+                let shown: String = shown.trim_end().chars().take(40).collect();
+                self.error(&format!("input line is not UTF-8 ({e}): '{shown}' ignored"));
+                true
+            }
+        }
     }
 
     /// Handles one input line. Returns `false` after `quit`.
     pub fn handle_line(&mut self, line: &str) -> bool {
         self.reclaim_finished_search();
-        let command = match command::parse(line) {
-            Ok(Some(c)) => c,
-            Ok(None) => return true,
-            Err(message) => {
-                self.error(&message);
+        if line.trim().is_empty() {
+            return true;
+        }
+        let message = match GuiMessage::parse_lenient(line) {
+            Ok(parsed) => {
+                for warning in &parsed.warnings {
+                    self.error(&warning.to_string());
+                }
+                parsed.message
+            }
+            Err(e) => {
+                // A bad `position` must not leave the previous position to be searched.
+                if line.split_whitespace().next() == Some("position") {
+                    self.reject_position(e.to_string());
+                } else {
+                    self.error(&e.to_string());
+                }
                 return true;
             }
         };
-        match command {
-            Command::Uci => self.uci(),
-            Command::IsReady => send(&self.out, "readyok"),
-            Command::SetOption { name, value } => {
+        match message {
+            GuiMessage::Uci => self.uci(),
+            GuiMessage::IsReady => send_message(&self.out, &EngineMessage::ReadyOk),
+            GuiMessage::SetOption { name, value } => {
                 if self.running.is_some() {
                     self.error("setoption during a search is ignored (send stop first)");
                 } else if let Err(message) = self.set_option(&name, value.as_deref()) {
                     self.error(&message);
                 }
             }
-            Command::UciNewGame => {
+            GuiMessage::UciNewGame => {
                 if self.running.is_some() {
                     self.error("ucinewgame during a search is ignored (send stop first)");
                 } else if let Some(searcher) = self.searcher.as_mut() {
                     searcher.new_game();
                     self.position = Chess::default();
                     self.history.clear();
+                    self.position_error = None;
                 }
             }
-            Command::Position { start, moves } => match parse_position(&start, &moves) {
-                Ok((position, history)) => {
-                    self.position = position;
-                    self.history = history;
+            GuiMessage::Position { start, moves } => {
+                match parse_position(&start, &moves, self.castling_mode()) {
+                    Ok((position, history)) => {
+                        self.position = position;
+                        self.history = history;
+                        self.position_error = None;
+                    }
+                    Err(message) => self.reject_position(message),
                 }
-                Err(message) => self.error(&format!("{message}; position unchanged")),
-            },
-            Command::Go { limits, warnings } => {
+            }
+            GuiMessage::Go(go) => {
+                let mut warnings = Vec::new();
+                let request = command::go_request(&go, &mut warnings);
                 for w in &warnings {
                     self.error(w);
                 }
-                self.go(limits);
+                self.go(request);
             }
-            Command::Stop => self.stop_and_wait(),
-            Command::PonderHit | Command::Ignored => {}
-            Command::Quit => {
+            GuiMessage::Stop => self.stop_and_wait(),
+            GuiMessage::PonderHit => self.ponder_hit(),
+            GuiMessage::Debug(_) | GuiMessage::Register(_) => {}
+            GuiMessage::Quit => {
                 self.shutdown();
                 return false;
             }
         }
         true
+    }
+
+    fn reject_position(&mut self, message: String) {
+        self.error(&format!(
+            "{message}; no position until the next good 'position'"
+        ));
+        self.position_error = Some(message);
     }
 
     /// Stops any running search and waits for its `bestmove`.
@@ -223,52 +329,88 @@ impl Session {
         }
     }
 
-    fn uci(&self) {
-        let mut lines = vec![
-            format!(
-                "id name {} {}",
-                env!("CARGO_PKG_NAME"),
-                env!("CARGO_PKG_VERSION")
-            ),
-            "id author the engine authors".to_string(),
-            format!("option name Hash type spin default {DEFAULT_HASH_MB} min 1 max {MAX_HASH_MB}"),
-            "option name Threads type spin default 1 min 1 max 1".to_string(),
-            "option name Clear Hash type button".to_string(),
-            format!(
-                "option name ShowAllParams type check default {}",
-                self.show_all_params
-            ),
+    /// The options this engine declares, in `uci` order.
+    fn option_declarations(&self) -> Vec<OptionDecl> {
+        let spin = |name: &str, default: i64, min: i64, max: i64| OptionDecl {
+            name: name.to_string(),
+            kind: OptionKind::Spin {
+                default: Some(default),
+                min: Some(min),
+                max: Some(max),
+            },
+        };
+        let check = |name: &str, default: bool| OptionDecl {
+            name: name.to_string(),
+            kind: OptionKind::Check {
+                default: Some(default),
+            },
+        };
+        let mut options = vec![
+            spin("Hash", DEFAULT_HASH_MB as i64, 1, MAX_HASH_MB as i64),
+            spin("Threads", 1, 1, 1),
+            OptionDecl {
+                name: "Clear Hash".to_string(),
+                kind: OptionKind::Button,
+            },
+            check("Ponder", false),
+            check("UCI_Chess960", false),
+            check("ShowAllParams", self.show_all_params),
         ];
         for spec in params::specs() {
             if spec.table && !self.show_all_params {
                 continue;
             }
-            lines.push(match spec.value_type {
-                ValueType::Check => format!(
-                    "option name {} type check default {}",
-                    spec.name,
-                    spec.default != 0
-                ),
-                ValueType::Spin => format!(
-                    "option name {} type spin default {} min {} max {}",
-                    spec.name, spec.default, spec.min, spec.max
+            options.push(match spec.value_type {
+                ValueType::Check => check(&spec.name, spec.default != 0),
+                ValueType::Spin => spin(
+                    &spec.name,
+                    i64::from(spec.default),
+                    i64::from(spec.min),
+                    i64::from(spec.max),
                 ),
             });
         }
-        lines.push("uciok".to_string());
-        send(&self.out, &lines.join("\n"));
+        options
+    }
+
+    fn uci(&self) {
+        let mut lines = vec![
+            EngineMessage::IdName(format!(
+                "{} {}",
+                env!("CARGO_PKG_NAME"),
+                env!("CARGO_PKG_VERSION")
+            )),
+            EngineMessage::IdAuthor("the engine authors".to_string()),
+        ];
+        lines.extend(
+            self.option_declarations()
+                .into_iter()
+                .map(EngineMessage::Option),
+        );
+        lines.push(EngineMessage::UciOk);
+        let text: Vec<String> = lines.iter().map(ToString::to_string).collect();
+        send(&self.out, &text.join("\n"));
     }
 
     fn set_option(&mut self, name: &str, value: Option<&str>) -> Result<(), String> {
         let need_value = || value.ok_or_else(|| format!("setoption {name}: missing value"));
+        let boolean = |option: &str| match need_value()?.trim() {
+            "true" => Ok(true),
+            "false" => Ok(false),
+            other => Err(format!("{option}: '{other}' is not true or false")),
+        };
         match name.to_ascii_lowercase().as_str() {
             "hash" => {
-                let mb = need_value()?
-                    .trim()
+                let text = need_value()?.trim();
+                let mb = text
                     .parse::<usize>()
                     .ok()
                     .filter(|mb| (1..=MAX_HASH_MB).contains(mb))
-                    .ok_or_else(|| format!("Hash must be an integer in 1..={MAX_HASH_MB} MiB"))?;
+                    .ok_or_else(|| {
+                        format!(
+                            "Hash value '{text}' is out of range (accepted: an integer in 1..={MAX_HASH_MB} MiB)"
+                        )
+                    })?;
                 self.hash_mb = mb;
                 if let Some(s) = self.searcher.as_mut() {
                     s.set_hash_size(mb);
@@ -284,13 +426,12 @@ impl Session {
                     s.set_hash_size(self.hash_mb);
                 }
             }
-            "showallparams" => {
-                self.show_all_params = match need_value()?.trim() {
-                    "true" => true,
-                    "false" => false,
-                    other => return Err(format!("ShowAllParams: '{other}' is not true or false")),
-                };
+            // The GUI's notice that it may send `go ponder`; nothing to change here.
+            "ponder" => {
+                boolean("Ponder")?;
             }
+            "uci_chess960" => self.chess960 = boolean("UCI_Chess960")?,
+            "showallparams" => self.show_all_params = boolean("ShowAllParams")?,
             _ => {
                 // Parameter names are snake_case; GUIs may change the case of option names.
                 let param = if params::find(name).is_some() {
@@ -307,11 +448,65 @@ impl Session {
         Ok(())
     }
 
-    fn go(&mut self, limits: Limits) {
+    fn go(&mut self, request: GoRequest) {
         if self.running.is_some() {
             self.error("go while a search is running is ignored (send stop first)");
             return;
         }
+        if let Some(message) = &self.position_error {
+            self.error(&format!("go: no valid position ({message})"));
+            send_message(
+                &self.out,
+                &EngineMessage::BestMove {
+                    best: UciMove::Null,
+                    ponder: None,
+                },
+            );
+            return;
+        }
+        match request {
+            GoRequest::Perft(depth) => self.perft(depth),
+            GoRequest::Search {
+                limits,
+                ponder,
+                searchmoves,
+            } => {
+                if !searchmoves.is_empty() {
+                    self.error("go: searchmoves is not supported; searching all moves");
+                }
+                if ponder {
+                    let pondering = Limits {
+                        infinite: true,
+                        ..Limits::default()
+                    };
+                    self.start_search(pondering, Some(limits));
+                } else {
+                    self.start_search(limits, None);
+                }
+            }
+        }
+    }
+
+    /// `go perft`: each root move's leaf count, then the total, as Stockfish prints them.
+    fn perft(&self, depth: u32) {
+        debug_assert!((1..=MAX_PERFT_DEPTH).contains(&depth));
+        let castling = self.castling_mode();
+        let mut lines = Vec::new();
+        let mut total = 0;
+        for m in self.position.legal_moves() {
+            let mut child = self.position.clone();
+            child.play_unchecked(m);
+            let count = shakmaty::perft(&child, depth - 1);
+            total += count;
+            lines.push(format!("{}: {count}", m.to_uci(castling)));
+        }
+        lines.push(String::new());
+        lines.push(format!("Nodes searched: {total}"));
+        lines.push(String::new());
+        send(&self.out, &lines.join("\n"));
+    }
+
+    fn start_search(&mut self, limits: Limits, ponder_limits: Option<Limits>) {
         let Some(mut searcher) = self.searcher.take() else {
             self.error("internal: no searcher available");
             return;
@@ -333,26 +528,50 @@ impl Session {
         }
         let stop = Arc::new(AtomicBool::new(false));
         let finished = Arc::new(AtomicBool::new(false));
+        let silent = Arc::new(AtomicBool::new(false));
         let job = SearchJob {
             searcher,
             position: self.position.clone(),
             history: self.history.clone(),
             limits,
+            castling: self.castling_mode(),
             stop: Arc::clone(&stop),
             finished: Arc::clone(&finished),
+            silent: Arc::clone(&silent),
         };
         let sent = match self.worker.as_ref() {
             Some(worker) => worker.jobs.send(job).map_err(|e| e.0),
             None => Err(job),
         };
         match sent {
-            Ok(()) => self.running = Some(RunningSearch { stop, finished }),
+            Ok(()) => {
+                self.running = Some(RunningSearch {
+                    stop,
+                    finished,
+                    ponder_limits,
+                    silent,
+                })
+            }
             Err(job) => {
                 self.worker = None;
                 self.searcher = Some(job.searcher);
                 self.error("internal: the search thread is gone; go ignored");
             }
         }
+    }
+
+    /// `ponderhit`: the opponent played the expected move; search it with the real limits.
+    fn ponder_hit(&mut self) {
+        let Some(limits) = self.running.as_ref().and_then(|r| r.ponder_limits) else {
+            self.error("ponderhit without a ponder search is ignored");
+            return;
+        };
+        if let Some(running) = self.running.take() {
+            running.silent.store(true, Ordering::Relaxed);
+            running.stop.store(true, Ordering::Relaxed);
+            self.join(running);
+        }
+        self.start_search(limits, None);
     }
 
     fn stop_and_wait(&mut self) {
@@ -388,53 +607,83 @@ impl Session {
 }
 
 /// The position a `position` command describes, and the keys of the positions before it.
-fn parse_position(start: &StartPosition, moves: &[String]) -> Result<(Chess, Vec<u64>), String> {
+fn parse_position(
+    start: &StartPosition,
+    moves: &[UciMove],
+    castling: CastlingMode,
+) -> Result<(Chess, Vec<u64>), String> {
     let mut pos = match start {
-        StartPosition::Startpos => Chess::default(),
-        StartPosition::Fen(text) => text
-            .parse::<Fen>()
-            .map_err(|e| format!("bad FEN '{text}': {e}"))?
-            .into_position(CastlingMode::Standard)
-            .map_err(|e| format!("illegal FEN position '{text}': {e}"))?,
+        StartPosition::StartPos => Chess::default(),
+        StartPosition::Fen(fen) => fen
+            .clone()
+            .into_position(castling)
+            .map_err(|e| format!("position: illegal FEN position '{fen}': {e}"))?,
     };
     let mut history = Vec::with_capacity(moves.len());
-    for text in moves {
-        let m = text
-            .parse::<UciMove>()
-            .map_err(|_| format!("'{text}' is not a UCI move"))?
-            .to_move(&pos)
-            .map_err(|_| {
-                format!(
-                    "illegal move '{text}' in position {}",
-                    Fen::from_position(&pos, shakmaty::EnPassantMode::Legal)
-                )
-            })?;
+    for uci in moves {
+        let m = uci.to_move(&pos).map_err(|_| {
+            format!(
+                "position: illegal move '{uci}' in position {}",
+                Fen::from_position(&pos, shakmaty::EnPassantMode::Legal)
+            )
+        })?;
         history.push(position_key(&pos));
         pos.play_unchecked(m);
     }
     Ok((pos, history))
 }
 
-/// `info depth … pv …` for one iteration.
-pub fn info_line(info: &SearchInfo) -> String {
-    let score = match info.score {
-        Score::Cp(cp) => format!("cp {cp}"),
-        Score::Mate(n) => format!("mate {n}"),
-    };
-    let millis = info.time.as_millis();
-    let nps = u128::from(info.nodes) * 1000 / millis.max(1);
-    let mut line = format!(
-        "info depth {} seldepth {} score {score} nodes {} nps {nps} time {millis} hashfull {}",
-        info.depth, info.seldepth, info.nodes, info.hashfull
-    );
-    if !info.pv.is_empty() {
-        line.push_str(" pv");
-        for m in &info.pv {
-            line.push(' ');
-            line.push_str(&m.to_uci(CastlingMode::Standard).to_string());
-        }
+fn score_value(score: Score) -> ScoreValue {
+    match score {
+        Score::Cp(cp) => ScoreValue::Cp(cp),
+        Score::Mate(n) => ScoreValue::Mate(n),
     }
-    line
+}
+
+fn nps(nodes: u64, time: Duration) -> u64 {
+    let nps = u128::from(nodes) * 1000 / time.as_millis().max(1);
+    u64::try_from(nps).unwrap_or(u64::MAX)
+}
+
+/// `info depth … pv …` for one iteration.
+fn iteration_message(info: &SearchInfo, castling: CastlingMode) -> EngineMessage {
+    EngineMessage::Info(Info {
+        depth: Some(info.depth),
+        seldepth: Some(info.seldepth),
+        score: Some(uci_protocol::Score::exact(score_value(info.score))),
+        nodes: Some(info.nodes),
+        nps: Some(nps(info.nodes, info.time)),
+        hashfull: Some(info.hashfull),
+        time: Some(u64::try_from(info.time.as_millis()).unwrap_or(u64::MAX)),
+        pv: info.pv.iter().map(|m| m.to_uci(castling)).collect(),
+        ..Info::default()
+    })
+}
+
+/// The `info` line of the move played, just before `bestmove`: its score, the depth
+/// reached, every node searched (also those of an unfinished iteration) and a pv that
+/// starts with the move.
+fn final_message(
+    result: &SearchResult,
+    best: Move,
+    hashfull: u32,
+    castling: CastlingMode,
+) -> EngineMessage {
+    let mut pv = played_pv(result);
+    if pv.is_empty() {
+        pv.push(best);
+    }
+    EngineMessage::Info(Info {
+        depth: Some(result.depth),
+        seldepth: Some(result.seldepth),
+        score: Some(uci_protocol::Score::exact(score_value(result.score))),
+        nodes: Some(result.nodes),
+        nps: Some(nps(result.nodes, result.time)),
+        hashfull: Some(hashfull),
+        time: Some(u64::try_from(result.time.as_millis()).unwrap_or(u64::MAX)),
+        pv: pv.iter().map(|m| m.to_uci(castling)).collect(),
+        ..Info::default()
+    })
 }
 
 #[cfg(test)]

@@ -37,6 +37,11 @@ impl Engine {
         }
     }
 
+    fn send_bytes(&mut self, bytes: &[u8]) {
+        self.stdin.write_all(bytes).unwrap();
+        self.stdin.flush().unwrap();
+    }
+
     fn send(&mut self, line: &str) {
         writeln!(self.stdin, "{line}").unwrap();
         self.stdin.flush().unwrap();
@@ -44,11 +49,15 @@ impl Engine {
 
     /// Lines up to and including the first that starts with `prefix`.
     fn until(&mut self, prefix: &str) -> Vec<String> {
+        self.until_within(prefix, Duration::from_secs(30))
+    }
+
+    fn until_within(&mut self, prefix: &str, wait: Duration) -> Vec<String> {
         let mut seen = Vec::new();
         loop {
             let line = self
                 .lines
-                .recv_timeout(Duration::from_secs(30))
+                .recv_timeout(wait)
                 .unwrap_or_else(|_| panic!("no '{prefix}' after {seen:?}"));
             let done = line.starts_with(prefix);
             seen.push(line);
@@ -170,10 +179,8 @@ fn full_session() {
         .filter(|l| l.starts_with("info string error: "))
         .count();
     assert!(errors >= 9, "{out:?}");
-    // `go depth banana` still searches (with the remaining limits: none → until stopped... by
-    // time? no: it is unbounded), so stop it.
-    e.send("stop");
-    e.until("bestmove");
+    // The last `position` was rejected: `go depth banana` answers at once with no move.
+    assert!(out.iter().any(|l| l == "bestmove 0000"), "{out:?}");
 
     // After errors the position is the last good one.
     e.send("position startpos moves e2e4");
@@ -225,4 +232,211 @@ fn bench_prints_the_openbench_line() {
         .output()
         .unwrap();
     assert_eq!(bad.status.code(), Some(2));
+}
+
+fn errors(lines: &[String]) -> Vec<&String> {
+    lines
+        .iter()
+        .filter(|l| l.starts_with("info string error: "))
+        .collect()
+}
+
+#[test]
+fn a_line_that_is_not_utf8_is_reported_and_skipped() {
+    let mut e = Engine::start(&[]);
+    e.send_bytes(b"position startpos moves e2e4 \xff\xfe\n");
+    e.send("isready");
+    let out = e.until("readyok");
+    let errors = errors(&out);
+    assert_eq!(errors.len(), 1, "{out:?}");
+    assert!(errors[0].contains("not UTF-8"), "{out:?}");
+    e.send("go depth 1");
+    e.until("bestmove");
+    e.send("quit");
+    assert!(e.child.wait().unwrap().success());
+}
+
+#[test]
+fn go_after_a_rejected_position_answers_no_move() {
+    let mut e = Engine::start(&[]);
+    e.send("position startpos moves e2e4");
+    e.send("position startpos moves e2e4 e2e4");
+    e.send("go depth 3");
+    let out = e.until("bestmove");
+    assert_eq!(out.last().unwrap(), "bestmove 0000", "{out:?}");
+    assert!(
+        errors(&out)
+            .iter()
+            .any(|l| l.contains("illegal move 'e2e4'")),
+        "{out:?}"
+    );
+    assert!(!out.iter().any(|l| l.starts_with("info depth")), "{out:?}");
+    // A good position ends it.
+    e.send("position startpos moves e2e4");
+    e.send("go depth 2");
+    let out = e.until("bestmove");
+    assert_ne!(out.last().unwrap(), "bestmove 0000");
+    e.send("quit");
+    assert!(e.child.wait().unwrap().success());
+}
+
+/// The value after `key` in an info line.
+fn field<'a>(line: &'a str, key: &str) -> Option<&'a str> {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let at = words.iter().position(|w| *w == key)?;
+    words.get(at + 1).copied()
+}
+
+#[test]
+fn the_last_info_line_is_the_move_played() {
+    let mut e = Engine::start(&[]);
+    let mut searches = 0;
+    for (plies, moves) in [
+        "e2e4 e7e5 g1f3 b8c6 f1b5 a7a6",
+        "d2d4 d7d5 c2c4 e7e6 b1c3 g8f6",
+        "e2e4 c7c5 g1f3 d7d6 d2d4 c5d4 f3d4 g8f6 b1c3 a7a6",
+        "c2c4 e7e5 b1c3 g8f6 g2g3 d7d5 c4d5 f6d5",
+    ]
+    .iter()
+    .enumerate()
+    {
+        let moves: Vec<&str> = moves.split(' ').collect();
+        for end in 0..=moves.len() {
+            for nodes in [700 + 97 * plies as u64, 2500, 6100] {
+                e.send(&format!(
+                    "position startpos moves {}",
+                    moves[..end].join(" ")
+                ));
+                e.send(&format!("go nodes {nodes}"));
+                let out = e.until("bestmove");
+                searches += 1;
+                let best = field(out.last().unwrap(), "bestmove").unwrap();
+                let last = &out[out.len() - 2];
+                assert!(last.starts_with("info depth "), "{out:?}");
+                assert_eq!(field(last, "pv"), Some(best), "{out:?}");
+                assert!(field(last, "score").is_some(), "{out:?}");
+                let reported: u64 = field(last, "nodes").unwrap().parse().unwrap();
+                let earlier = out[..out.len() - 2]
+                    .iter()
+                    .filter_map(|l| field(l, "nodes")?.parse::<u64>().ok())
+                    .max()
+                    .unwrap_or(0);
+                assert!(reported >= earlier, "{out:?}");
+                assert!(reported >= nodes * 9 / 10, "{nodes} nodes: {out:?}");
+            }
+        }
+    }
+    assert!(searches > 60);
+    e.send("quit");
+    assert!(e.child.wait().unwrap().success());
+}
+
+#[test]
+fn ponder_then_ponderhit_ends_with_the_clock() {
+    let mut e = Engine::start(&[]);
+    e.send("position startpos moves e2e4 e7e5");
+    e.send("go ponder wtime 300 btime 300");
+    e.send("isready");
+    let out = e.until("readyok");
+    assert!(!out.iter().any(|l| l.starts_with("bestmove")), "{out:?}");
+    std::thread::sleep(Duration::from_millis(50));
+    e.send("ponderhit");
+    // 300 ms on the clock: the answer comes in well under the 10 s waited here.
+    let out = e.until_within("bestmove", Duration::from_secs(10));
+    assert_eq!(
+        out.iter().filter(|l| l.starts_with("bestmove")).count(),
+        1,
+        "{out:?}"
+    );
+    // `stop` while pondering answers at once.
+    e.send("go ponder movetime 100000");
+    std::thread::sleep(Duration::from_millis(50));
+    e.send("stop");
+    e.until_within("bestmove", Duration::from_secs(10));
+    e.send("quit");
+    assert!(e.child.wait().unwrap().success());
+}
+
+#[test]
+fn go_perft_counts_like_stockfish() {
+    let mut e = Engine::start(&[]);
+    e.send("position startpos");
+    e.send("go perft 3");
+    let out = e.until_within("Nodes searched", Duration::from_secs(10));
+    assert_eq!(out.last().unwrap(), "Nodes searched: 8902");
+    let counts: Vec<&String> = out.iter().filter(|l| l.contains(": ")).collect();
+    assert_eq!(counts.len(), 21, "{out:?}");
+    assert!(out.iter().any(|l| l == "e2e4: 600"), "{out:?}");
+    e.send("quit");
+    assert!(e.child.wait().unwrap().success());
+}
+
+#[test]
+fn chess960_castling_is_king_takes_rook() {
+    let mut e = Engine::start(&[]);
+    e.send("uci");
+    let listing = e.until("uciok");
+    assert!(listing.contains(&"option name UCI_Chess960 type check default false".to_string()));
+    let fen = "r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R w KQkq - 0 1";
+    e.send(&format!("position fen {fen}"));
+    e.send("go perft 1");
+    let out = e.until("Nodes searched");
+    assert!(out.iter().any(|l| l == "e1g1: 1"), "{out:?}");
+
+    e.send("setoption name UCI_Chess960 value true");
+    e.send(&format!("position fen {fen}"));
+    e.send("go perft 1");
+    let out = e.until("Nodes searched");
+    assert!(out.iter().any(|l| l == "e1h1: 1"), "{out:?}");
+    assert!(out.iter().any(|l| l == "e1a1: 1"), "{out:?}");
+    // A Chess960 position with Shredder castling rights, castling as input (king takes rook).
+    e.send("position fen 1r2k1r1/pppppppp/8/8/8/8/PPPPPPPP/1R2K1R1 w GBgb - 0 1 moves e1g1 e8b8");
+    e.send("go perft 1");
+    let out = e.until("Nodes searched");
+    assert!(errors(&out).is_empty(), "{out:?}");
+    assert_eq!(out.last().unwrap(), "Nodes searched: 24", "{out:?}");
+    assert!(
+        out.iter().any(|l| l == "f1e1: 1"),
+        "castled rook on f1: {out:?}"
+    );
+    // Without UCI_Chess960 that FEN is refused (b and g rooks are not standard castling).
+    e.send("setoption name UCI_Chess960 value false");
+    e.send("position fen 1r2k1r1/pppppppp/8/8/8/8/PPPPPPPP/1R2K1R1 w GBgb - 0 1 moves e1g1");
+    e.send("isready");
+    let out = e.until("readyok");
+    assert_eq!(errors(&out).len(), 1, "{out:?}");
+    e.send("quit");
+    assert!(e.child.wait().unwrap().success());
+}
+
+#[test]
+fn out_of_range_values_are_reported_not_fatal() {
+    let mut e = Engine::start(&[]);
+    e.send("setoption name Hash value 65536");
+    e.send("isready");
+    let out = e.until("readyok");
+    let errors_seen = errors(&out);
+    assert_eq!(errors_seen.len(), 1, "{out:?}");
+    assert!(errors_seen[0].contains("'65536'") && errors_seen[0].contains("1..=1024"));
+
+    e.send("position startpos");
+    e.send("go nodes -1 depth 2");
+    let out = e.until("bestmove");
+    let errors_seen = errors(&out);
+    assert_eq!(errors_seen.len(), 1, "{out:?}");
+    assert!(
+        errors_seen[0].contains("'nodes' value '-1'") && errors_seen[0].contains("1..="),
+        "{out:?}"
+    );
+    e.send("go depth 0 nodes 1000");
+    let out = e.until("bestmove");
+    assert!(errors(&out)[0].contains("'depth' value '0'"), "{out:?}");
+    e.send("go perft 99");
+    e.send("isready");
+    let out = e.until("readyok");
+    assert!(errors(&out)[0].contains("1..=12"), "{out:?}");
+    e.send("stop");
+    e.until("bestmove");
+    e.send("quit");
+    assert!(e.child.wait().unwrap().success());
 }

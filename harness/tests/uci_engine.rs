@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use engine::search::{Limits, Score};
-use harness::uci::protocol::OptionKind;
+use harness::uci::OptionKind;
 use harness::uci::{EngineCommand, FaultKind, UciEngine, UciEngineConfig, UciError};
 use shakmaty::fen::Fen;
 use shakmaty::{CastlingMode, Chess, Move, Position};

@@ -4,14 +4,15 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use engine::search::Limits;
+use engine::search::{Limits, Score};
 use shakmaty::fen::Fen;
 use shakmaty::uci::UciMove;
 use shakmaty::{Chess, EnPassantMode, Move, Position};
+use uci_protocol::{Bound, EngineMessage, GuiMessage, Info, OptionDecl, OptionKind, ScoreValue};
 
+use super::commands;
 use super::fault::{FaultKind, UciError, UciFault};
 use super::process::{EngineCommand, EngineProcess, ReadError};
-use super::protocol::{self, EngineLine, InfoLine, OptionKind, UciOptionSpec};
 
 /// How often a waiting search checks whether the match is being interrupted.
 const INTERRUPT_POLL: Duration = Duration::from_millis(50);
@@ -50,6 +51,63 @@ impl UciEngineConfig {
     }
 }
 
+/// The fields of one `info` line that a match keeps (each optional, as engines send subsets).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct InfoLine {
+    pub depth: Option<u32>,
+    pub seldepth: Option<u32>,
+    pub multipv: Option<u32>,
+    /// Score from the side to move's view.
+    pub score: Option<Score>,
+    pub bound: Option<Bound>,
+    pub nodes: Option<u64>,
+    pub nps: Option<u64>,
+    pub hashfull: Option<u32>,
+    pub time: Option<Duration>,
+    /// The principal variation as UCI move text.
+    pub pv: Vec<String>,
+}
+
+impl From<&Info> for InfoLine {
+    fn from(info: &Info) -> Self {
+        InfoLine {
+            depth: info.depth,
+            seldepth: info.seldepth,
+            multipv: info.multipv,
+            score: info.score.map(|s| match s.value {
+                ScoreValue::Cp(cp) => Score::Cp(cp),
+                ScoreValue::Mate(n) => Score::Mate(n),
+            }),
+            bound: info.score.map(|s| s.bound),
+            nodes: info.nodes,
+            nps: info.nps,
+            hashfull: info.hashfull,
+            time: info.time.map(Duration::from_millis),
+            pv: info.pv.iter().map(ToString::to_string).collect(),
+        }
+    }
+}
+
+/// A line from the engine: a message, a `bestmove` that is not one, or other text.
+enum EngineLine {
+    Message(EngineMessage),
+    /// `bestmove` followed by something that is not a move (kept for the fault's detail).
+    BadBestMove(String),
+    /// Banners, debug output, lines of unknown messages: ignored.
+    Other,
+}
+
+fn classify(line: &str) -> EngineLine {
+    // Lenient: engines print extra `info` fields, which must not hide the known ones.
+    match EngineMessage::parse_lenient(line) {
+        Ok(parsed) => EngineLine::Message(parsed.message),
+        Err(_) if line.split_whitespace().next() == Some("bestmove") => {
+            EngineLine::BadBestMove(line.split_whitespace().nth(1).unwrap_or("").to_string())
+        }
+        Err(_) => EngineLine::Other,
+    }
+}
+
 /// The engine's answer to `go`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SearchReply {
@@ -67,7 +125,7 @@ pub struct UciEngine {
     process: Option<EngineProcess>,
     id_name: Option<String>,
     id_author: Option<String>,
-    options: Vec<UciOptionSpec>,
+    options: Vec<OptionDecl>,
 }
 
 impl UciEngine {
@@ -112,7 +170,7 @@ impl UciEngine {
     }
 
     /// The options the engine declared in its `uci` answer.
-    pub fn options(&self) -> &[UciOptionSpec] {
+    pub fn options(&self) -> &[OptionDecl] {
         &self.options
     }
 
@@ -138,24 +196,26 @@ impl UciEngine {
                 engine: self.config.name.clone(),
                 message,
             })?;
-        let value = (spec.kind != OptionKind::Button).then_some(value);
-        let command = protocol::setoption_command(&spec.name, value);
-        self.send(&command)
+        let command = GuiMessage::SetOption {
+            name: spec.name.clone(),
+            value: (spec.kind != OptionKind::Button).then(|| value.to_string()),
+        };
+        self.send(&command.to_string())
     }
 
     /// `ucinewgame` followed by `isready`.
     pub fn new_game(&mut self) -> Result<(), UciError> {
-        self.send("ucinewgame")?;
+        self.send(&GuiMessage::UciNewGame.to_string())?;
         self.ensure_ready()
     }
 
     /// `isready`, waiting for `readyok` up to the ready timeout (else the engine stalls).
     pub fn ensure_ready(&mut self) -> Result<(), UciError> {
-        self.send("isready")?;
+        self.send(&GuiMessage::IsReady.to_string())?;
         let deadline = Instant::now() + self.config.ready_timeout;
         loop {
             match self.read_line(deadline, "waiting for readyok")? {
-                Some(EngineLine::ReadyOk) => return Ok(()),
+                Some(EngineLine::Message(EngineMessage::ReadyOk)) => return Ok(()),
                 Some(_) => {}
                 None => {
                     let waited = self.config.ready_timeout;
@@ -195,8 +255,8 @@ impl UciEngine {
             current.play_unchecked(*m);
         }
         // One write for both lines: one wake-up of the engine instead of two.
-        let position = protocol::position_command(start, moves);
-        self.send(&format!("{position}\n{}", protocol::go_command(limits)))?;
+        let position = commands::position(start, moves);
+        self.send(&format!("{position}\n{}", commands::go(limits)))?;
         let sent = Instant::now();
         let deadline = sent + timeout;
         let mut info: Option<InfoLine> = None;
@@ -204,20 +264,27 @@ impl UciEngine {
             // Short waits, so an interruption is noticed quickly.
             let slice = deadline.min(Instant::now() + INTERRUPT_POLL);
             match self.read_line(slice, "thinking")? {
-                Some(EngineLine::Info(line))
+                Some(EngineLine::Message(EngineMessage::Info(line)))
                     if line.score.is_some() && line.multipv.is_none_or(|k| k == 1) =>
                 {
-                    info = Some(line);
+                    info = Some(InfoLine::from(&line));
                 }
-                Some(EngineLine::BestMove { best, ponder }) => {
+                Some(EngineLine::Message(EngineMessage::BestMove { best, ponder })) => {
                     let elapsed = sent.elapsed();
-                    let best_move = self.check_move(&current, &best)?;
+                    let best_move = self.check_move(&current, best)?;
                     return Ok(SearchReply {
                         best_move,
-                        ponder,
+                        ponder: ponder.map(|p| p.to_string()),
                         info,
                         elapsed,
                     });
+                }
+                Some(EngineLine::BadBestMove(text)) => {
+                    let fen = Fen::from_position(&current, EnPassantMode::Legal);
+                    return Err(self.fail_alive(
+                        FaultKind::IllegalMove,
+                        format!("malformed bestmove '{text}' in {fen}"),
+                    ));
                 }
                 Some(_) => {}
                 None if interrupt.load(Ordering::Relaxed) => {
@@ -251,14 +318,17 @@ impl UciEngine {
         self.id_author = None;
         self.options.clear();
 
-        self.send("uci")?;
+        self.send(&GuiMessage::Uci.to_string())?;
         let deadline = Instant::now() + self.config.startup_timeout;
         loop {
             match self.read_line(deadline, "starting (waiting for uciok)")? {
-                Some(EngineLine::UciOk) => break,
-                Some(EngineLine::IdName(name)) => self.id_name = Some(name),
-                Some(EngineLine::IdAuthor(author)) => self.id_author = Some(author),
-                Some(EngineLine::Option(spec)) => self.options.push(spec),
+                Some(EngineLine::Message(message)) => match message {
+                    EngineMessage::UciOk => break,
+                    EngineMessage::IdName(name) => self.id_name = Some(name),
+                    EngineMessage::IdAuthor(author) => self.id_author = Some(author),
+                    EngineMessage::Option(spec) => self.options.push(spec),
+                    _ => {}
+                },
                 Some(_) => {}
                 None => {
                     let waited = self.config.startup_timeout;
@@ -322,37 +392,32 @@ impl UciEngine {
             return Err(self.disconnected(doing));
         };
         match process.recv_until(deadline) {
-            Ok(line) => Ok(Some(protocol::parse_line(&line))),
+            Ok(line) => Ok(Some(classify(&line))),
             Err(ReadError::Timeout) => Ok(None),
             Err(ReadError::Closed) => Err(self.disconnected(doing)),
         }
     }
 
-    fn check_move(&mut self, position: &Chess, text: &str) -> Result<Move, UciError> {
+    fn check_move(&mut self, position: &Chess, uci: UciMove) -> Result<Move, UciError> {
         let fen = || Fen::from_position(position, EnPassantMode::Legal);
-        let Ok(uci) = text.parse::<UciMove>() else {
-            return Err(self.fail_alive(
-                FaultKind::IllegalMove,
-                format!("malformed bestmove '{text}' in {}", fen()),
-            ));
-        };
         uci.to_move(position).map_err(|_| {
             self.fail_alive(
                 FaultKind::IllegalMove,
-                format!("illegal bestmove '{text}' in {}", fen()),
+                format!("illegal bestmove '{uci}' in {}", fen()),
             )
         })
     }
 
     /// Sends `stop` and waits the stop grace for `bestmove`; true if it came.
     fn stop_search(&mut self) -> bool {
-        if self.send("stop").is_err() {
+        if self.send(&GuiMessage::Stop.to_string()).is_err() {
             return false;
         }
         let deadline = Instant::now() + self.config.stop_grace;
         loop {
             match self.read_line(deadline, "stopping") {
-                Ok(Some(EngineLine::BestMove { .. })) => return true,
+                Ok(Some(EngineLine::Message(EngineMessage::BestMove { .. })))
+                | Ok(Some(EngineLine::BadBestMove(_))) => return true,
                 Ok(Some(_)) => {}
                 Ok(None) | Err(_) => return false,
             }

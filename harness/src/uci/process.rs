@@ -178,7 +178,7 @@ impl EngineProcess {
     /// Asks the engine to `quit`, gives it a moment, then kills whatever is left.
     pub fn shutdown(&mut self) {
         if self.exit_status.is_none() {
-            let _ = self.send("quit");
+            let _ = self.send(&uci_protocol::GuiMessage::Quit.to_string());
             // Closing stdin also ends engines that stop at EOF.
             self.to_stdin = None;
             // The pipe threads end when the engine closes its pipes, normally by exiting.

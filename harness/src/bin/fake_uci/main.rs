@@ -15,10 +15,10 @@ use std::time::{Duration, Instant};
 
 use clap::Parser;
 use engine::search::Limits;
-use engine::uci::command::{self, Command, StartPosition};
-use shakmaty::fen::Fen;
+use engine::uci::command::{GoRequest, go_request};
 use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, Chess, Color, Position};
+use uci_protocol::{GuiMessage, StartPosition};
 
 use flags::{Flags, Mode};
 
@@ -130,10 +130,11 @@ impl Fake {
             flood_stderr(self.flags.flood_bytes.saturating_mul(4));
         }
         while let Ok(line) = lines.recv() {
-            match command::parse(&line) {
-                Ok(Some(command)) => self.handle(command, &line, lines),
-                Ok(None) => {}
+            match line.trim().parse::<GuiMessage>() {
+                Ok(command) => self.handle(command, &line, lines),
+                Err(_) if line.trim().is_empty() => {}
                 Err(message) => {
+                    let message = message.to_string();
                     if line.trim_start().starts_with("position") {
                         self.position = Err(message.clone());
                     }
@@ -143,10 +144,10 @@ impl Fake {
         }
     }
 
-    fn handle(&mut self, command: Command, line: &str, lines: &Receiver<String>) {
+    fn handle(&mut self, command: GuiMessage, line: &str, lines: &Receiver<String>) {
         match command {
-            Command::Uci => self.uci(),
-            Command::IsReady => {
+            GuiMessage::Uci => self.uci(),
+            GuiMessage::IsReady => {
                 self.readies += 1;
                 let stalls =
                     (self.flags.mode == Mode::Noready && self.readies >= self.flags.at)
@@ -157,19 +158,29 @@ impl Fake {
                     self.out.line("readyok");
                 }
             }
-            Command::SetOption { name, .. } => {
+            GuiMessage::SetOption { name, .. } => {
                 if !self.declares(&name) {
                     self.out
                         .line(&format!("info string fake-uci: no such option '{name}'"));
                 }
             }
-            Command::Position { start, moves } => {
+            GuiMessage::Position { start, moves } => {
                 self.position_key = line.split_whitespace().collect::<Vec<_>>().join(" ");
                 self.position = set_up(&start, &moves);
             }
-            Command::Go { limits, .. } => self.go(&limits, lines),
-            Command::Quit => process::exit(0),
-            Command::UciNewGame | Command::Stop | Command::PonderHit | Command::Ignored => {}
+            GuiMessage::Go(go) => {
+                let limits = match go_request(&go, &mut Vec::new()) {
+                    GoRequest::Search { limits, .. } => limits,
+                    GoRequest::Perft(_) => Limits::default(),
+                };
+                self.go(&limits, lines)
+            }
+            GuiMessage::Quit => process::exit(0),
+            GuiMessage::UciNewGame
+            | GuiMessage::Stop
+            | GuiMessage::PonderHit
+            | GuiMessage::Debug(_)
+            | GuiMessage::Register(_) => {}
         }
     }
 
@@ -282,10 +293,10 @@ impl Fake {
         loop {
             let wait = deadline.saturating_duration_since(Instant::now());
             match lines.recv_timeout(wait) {
-                Ok(line) => match command::parse(&line) {
-                    Ok(Some(Command::Stop)) => return,
-                    Ok(Some(Command::Quit)) => process::exit(0),
-                    Ok(Some(Command::IsReady)) => self.out.line("readyok"),
+                Ok(line) => match line.trim().parse::<GuiMessage>() {
+                    Ok(GuiMessage::Stop) => return,
+                    Ok(GuiMessage::Quit) => process::exit(0),
+                    Ok(GuiMessage::IsReady) => self.out.line("readyok"),
                     _ => {}
                 },
                 Err(RecvTimeoutError::Timeout) => return,
@@ -384,21 +395,18 @@ impl Fake {
 }
 
 /// The position of a `position` command, or why it cannot be set up.
-fn set_up(start: &StartPosition, moves: &[String]) -> Result<Chess, String> {
+fn set_up(start: &StartPosition, moves: &[UciMove]) -> Result<Chess, String> {
     let mut position = match start {
-        StartPosition::Startpos => Chess::default(),
-        StartPosition::Fen(text) => text
-            .parse::<Fen>()
-            .map_err(|e| format!("bad FEN '{text}': {e}"))?
+        StartPosition::StartPos => Chess::default(),
+        StartPosition::Fen(fen) => fen
+            .clone()
             .into_position(CastlingMode::Standard)
-            .map_err(|e| format!("impossible position '{text}': {e}"))?,
+            .map_err(|e| format!("impossible position '{fen}': {e}"))?,
     };
-    for text in moves {
-        let m = text
-            .parse::<UciMove>()
-            .ok()
-            .and_then(|uci| uci.to_move(&position).ok())
-            .ok_or_else(|| format!("illegal move '{text}'"))?;
+    for uci in moves {
+        let m = uci
+            .to_move(&position)
+            .map_err(|_| format!("illegal move '{uci}'"))?;
         position.play_unchecked(m);
     }
     Ok(position)
