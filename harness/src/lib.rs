@@ -23,6 +23,7 @@ pub mod output;
 pub mod report;
 pub mod spawn;
 pub mod stats;
+pub mod store;
 pub mod tournament;
 pub mod tune;
 pub mod uci;

@@ -1,0 +1,367 @@
+//! The work queue: workers register, claim batches of pairs under a lease, renew it, and
+//! commit results; the commit updates the test's SPRT in the same transaction.
+
+use std::time::{Duration, SystemTime};
+
+use postgres::Transaction;
+use serde_json::Value;
+
+use crate::stats::{Pentanomial, SprtState, Trinomial};
+
+use super::catalog::read_test;
+use super::connection::{Store, q};
+use super::error::StoreError;
+use super::types::{CommitOutcome, Lease, PairResult, TestStatus};
+use super::url::StoreUrl;
+
+impl Store {
+    /// Records a worker (or refreshes its host and last-seen time).
+    pub fn register_worker(&mut self, name: &str, host: &str) -> Result<(), StoreError> {
+        check_worker_name(name)?;
+        self.run("register a worker", |c, url| {
+            c.execute(
+                "INSERT INTO workers (name, host) VALUES ($1, $2)
+                 ON CONFLICT (name) DO UPDATE SET host = EXCLUDED.host, last_seen = now()",
+                &[&name, &host],
+            )
+            .map_err(q(url, "register a worker"))?;
+            Ok(())
+        })
+    }
+
+    /// Leases up to `batch_pairs` unplayed pairs of test `test` (or of the oldest active test
+    /// that has some, when `None`) to `worker` for `lease`: pairs whose lease expired first,
+    /// then pairs never handed out, lowest index first. Concurrent claims never get the same
+    /// pair (row locks, `SKIP LOCKED`). `None` when there is nothing to claim: no active test,
+    /// the test is not active (decided, stopped, finished), or all its pairs are leased.
+    pub fn claim(
+        &mut self,
+        test: Option<i64>,
+        worker: &str,
+        batch_pairs: u32,
+        lease: Duration,
+    ) -> Result<Option<Lease>, StoreError> {
+        check_worker_name(worker)?;
+        if batch_pairs == 0 {
+            return Err(StoreError::Invalid("a batch needs at least 1 pair".into()));
+        }
+        let secs = lease.as_secs_f64();
+        if !(1.0..=7.0 * 86_400.0).contains(&secs) {
+            return Err(StoreError::Invalid(format!(
+                "lease must be between 1 s and 7 days, got {lease:?}"
+            )));
+        }
+        self.run("claim pairs", |c, url| {
+            let candidates: Vec<i64> = match test {
+                Some(id) => vec![id],
+                None => c
+                    .query(
+                        "SELECT id FROM tests WHERE status = 'active' ORDER BY id",
+                        &[],
+                    )
+                    .map_err(q(url, "list active tests"))?
+                    .iter()
+                    .map(|r| r.get(0))
+                    .collect(),
+            };
+            for id in candidates {
+                let mut tx = c.transaction().map_err(q(url, "claim pairs"))?;
+                if let Some(lease) = claim_in(&mut tx, url, id, worker, batch_pairs, secs)? {
+                    tx.commit().map_err(q(url, "claim pairs"))?;
+                    return Ok(Some(lease));
+                }
+                tx.rollback().map_err(q(url, "claim pairs"))?;
+            }
+            Ok(None)
+        })
+    }
+
+    /// Extends `worker`'s lease on these pairs by `lease` from now and marks the worker seen.
+    /// Returns the pairs it still holds (a pair whose expired lease went to another worker,
+    /// or that was committed, is left out).
+    pub fn renew(
+        &mut self,
+        test: i64,
+        worker: &str,
+        pairs: &[u64],
+        lease: Duration,
+    ) -> Result<Vec<u64>, StoreError> {
+        let pairs: Vec<i64> = pairs.iter().map(|&p| p as i64).collect();
+        let secs = lease.as_secs_f64();
+        self.run("renew a lease", |c, url| {
+            let mut tx = c.transaction().map_err(q(url, "renew a lease"))?;
+            let mut held: Vec<u64> = tx
+                .query(
+                    "UPDATE leases SET expires_at = now() + make_interval(secs => $4)
+                     WHERE test_id = $1 AND worker = $2 AND pair_index = ANY($3)
+                     RETURNING pair_index",
+                    &[&test, &worker, &pairs, &secs],
+                )
+                .map_err(q(url, "renew a lease"))?
+                .iter()
+                .map(|r| r.get::<_, i64>(0) as u64)
+                .collect();
+            tx.execute(
+                "UPDATE workers SET last_seen = now() WHERE name = $1",
+                &[&worker],
+            )
+            .map_err(q(url, "renew a lease"))?;
+            tx.commit().map_err(q(url, "renew a lease"))?;
+            held.sort_unstable();
+            Ok(held)
+        })
+    }
+
+    /// Stores finished pairs of test `test` in one transaction: each pair once (a pair
+    /// committed before is skipped and not counted again), their leases released, the
+    /// test's counts and LLR updated, and the test marked passed/failed when its SPRT
+    /// decides or finished when every pair is in. Results for a test that is no longer
+    /// active are not stored (the counts that decided stay those of the stored rows).
+    /// Safe to call again with the same results (after a lost connection, say).
+    pub fn commit(
+        &mut self,
+        test: i64,
+        worker: &str,
+        results: &[PairResult],
+    ) -> Result<CommitOutcome, StoreError> {
+        check_worker_name(worker)?;
+        let mut sorted: Vec<&PairResult> = results.iter().collect();
+        sorted.sort_by_key(|r| r.pair_index);
+        for w in sorted.windows(2) {
+            if w[0].pair_index == w[1].pair_index {
+                return Err(StoreError::Invalid(format!(
+                    "pair {} appears twice in one commit",
+                    w[0].pair_index
+                )));
+            }
+        }
+        for r in &sorted {
+            r.outcome.check()?;
+        }
+        let index: Vec<i64> = sorted.iter().map(|r| r.pair_index as i64).collect();
+        let ptnml: Vec<i16> = sorted
+            .iter()
+            .map(|r| i16::from(r.outcome.ptnml()))
+            .collect();
+        let wins: Vec<i16> = sorted.iter().map(|r| i16::from(r.outcome.wins)).collect();
+        let draws: Vec<i16> = sorted.iter().map(|r| i16::from(r.outcome.draws)).collect();
+        let losses: Vec<i16> = sorted.iter().map(|r| i16::from(r.outcome.losses)).collect();
+        let games: Vec<&Value> = sorted.iter().map(|r| &r.games).collect();
+        self.run("commit pairs", |c, url| {
+            let mut tx = c.transaction().map_err(q(url, "commit pairs"))?;
+            let test_row = read_test(&mut tx, url, test)?;
+            if let Some(bad) = index.iter().find(|&&i| i as u64 >= test_row.pair_count) {
+                return Err(StoreError::Invalid(format!(
+                    "pair index {bad} is out of range: test {test} has pairs 0..{}",
+                    test_row.pair_count
+                )));
+            }
+            if test_row.status != TestStatus::Active {
+                return Ok(CommitOutcome {
+                    inserted: 0,
+                    status: test_row.status,
+                });
+            }
+            // Rows first, in pair order (so two overlapping commits cannot deadlock);
+            // the test row last, so its lock is held briefly.
+            let inserted = tx
+                .query(
+                    "INSERT INTO pair_results
+                         (test_id, pair_index, ptnml, wins, draws, losses, games, worker)
+                     SELECT $1, i, p, w, d, l, g, $2
+                     FROM unnest($3::bigint[], $4::smallint[], $5::smallint[], $6::smallint[],
+                                 $7::smallint[], $8::jsonb[]) AS u(i, p, w, d, l, g)
+                     ON CONFLICT (test_id, pair_index) DO NOTHING
+                     RETURNING ptnml, wins, draws, losses",
+                    &[
+                        &test, &worker, &index, &ptnml, &wins, &draws, &losses, &games,
+                    ],
+                )
+                .map_err(q(url, "store pair results"))?;
+            tx.execute(
+                "DELETE FROM leases WHERE test_id = $1 AND pair_index = ANY($2)",
+                &[&test, &index],
+            )
+            .map_err(q(url, "release leases"))?;
+            if inserted.is_empty() {
+                tx.commit().map_err(q(url, "commit pairs"))?;
+                return Ok(CommitOutcome {
+                    inserted: 0,
+                    status: TestStatus::Active,
+                });
+            }
+            let mut add = [0i64; 5];
+            let (mut w, mut d, mut l) = (0i64, 0i64, 0i64);
+            for r in &inserted {
+                add[r.get::<_, i16>(0) as usize] += 1;
+                w += i64::from(r.get::<_, i16>(1));
+                d += i64::from(r.get::<_, i16>(2));
+                l += i64::from(r.get::<_, i16>(3));
+            }
+            let n = inserted.len() as i64;
+            tx.execute(
+                "INSERT INTO workers (name, host) VALUES ($1, '') ON CONFLICT (name)
+                 DO UPDATE SET pairs_done = workers.pairs_done + $2, last_seen = now()",
+                &[&worker, &n],
+            )
+            .map_err(q(url, "count a worker's pairs"))?;
+            let status = update_test(&mut tx, url, test, add, [w, d, l])?;
+            let Some(status) = status else {
+                // The test ended while this commit ran: store nothing.
+                tx.rollback().map_err(q(url, "commit pairs"))?;
+                let now = read_test(c, url, test)?.status;
+                return Ok(CommitOutcome {
+                    inserted: 0,
+                    status: now,
+                });
+            };
+            tx.commit().map_err(q(url, "commit pairs"))?;
+            Ok(CommitOutcome {
+                inserted: n as u64,
+                status,
+            })
+        })
+    }
+}
+
+/// Worker names are free text, but not empty and not huge.
+fn check_worker_name(name: &str) -> Result<(), StoreError> {
+    if name.trim().is_empty() || name.len() > 200 {
+        return Err(StoreError::Invalid(format!(
+            "a worker name must have 1 to 200 characters, got '{name}'"
+        )));
+    }
+    Ok(())
+}
+
+/// The claim of one test inside `tx`.
+fn claim_in(
+    tx: &mut Transaction<'_>,
+    url: &StoreUrl,
+    test: i64,
+    worker: &str,
+    batch_pairs: u32,
+    lease_secs: f64,
+) -> Result<Option<Lease>, StoreError> {
+    // A shared lock on the test row: claims run side by side, but wait for a commit that
+    // is deciding the test, and then see its new status.
+    let status: Option<String> = tx
+        .query_opt("SELECT status FROM tests WHERE id = $1 FOR SHARE", &[&test])
+        .map_err(q(url, "claim pairs"))?
+        .map(|r| r.get(0));
+    match status {
+        None => return Err(StoreError::NoSuchTest(test)),
+        Some(s) if s != "active" => return Ok(None),
+        Some(_) => {}
+    }
+    let limit = i64::from(batch_pairs);
+    let take = |tx: &mut Transaction<'_>, condition: &str, limit: i64| {
+        let sql = format!(
+            "WITH picked AS (
+                 SELECT pair_index FROM leases
+                 WHERE test_id = $1 AND {condition}
+                 ORDER BY expires_at NULLS FIRST, pair_index
+                 LIMIT $2 FOR UPDATE SKIP LOCKED)
+             UPDATE leases l SET worker = $3, expires_at = now() + make_interval(secs => $4)
+             FROM picked WHERE l.test_id = $1 AND l.pair_index = picked.pair_index
+             RETURNING l.pair_index, l.expires_at"
+        );
+        tx.query(&sql, &[&test, &limit, &worker, &lease_secs])
+            .map_err(q(url, "claim pairs"))
+    };
+    // Expired leases first (their pairs are the oldest), then fresh pairs.
+    let mut rows = take(tx, "expires_at < now()", limit)?;
+    if (rows.len() as i64) < limit {
+        let more = take(tx, "expires_at IS NULL", limit - rows.len() as i64)?;
+        rows.extend(more);
+    }
+    if rows.is_empty() {
+        return Ok(None);
+    }
+    let expires_at: SystemTime = rows[0].get(1);
+    let mut pairs: Vec<u64> = rows.iter().map(|r| r.get::<_, i64>(0) as u64).collect();
+    pairs.sort_unstable();
+    tx.execute(
+        "INSERT INTO workers (name, host) VALUES ($1, '')
+         ON CONFLICT (name) DO UPDATE SET last_seen = now()",
+        &[&worker],
+    )
+    .map_err(q(url, "claim pairs"))?;
+    Ok(Some(Lease {
+        test_id: test,
+        worker: worker.to_owned(),
+        pairs,
+        expires_at,
+    }))
+}
+
+/// Adds the new counts to an active test, recomputes its LLR and decides it; `None` when
+/// the test is no longer active (then the caller rolls back).
+fn update_test(
+    tx: &mut Transaction<'_>,
+    url: &StoreUrl,
+    test: i64,
+    add: [i64; 5],
+    wdl: [i64; 3],
+) -> Result<Option<TestStatus>, StoreError> {
+    let row = tx
+        .query_opt(
+            &format!(
+                "UPDATE tests SET pairs_0 = pairs_0 + $2, pairs_1 = pairs_1 + $3,
+                     pairs_2 = pairs_2 + $4, pairs_3 = pairs_3 + $5, pairs_4 = pairs_4 + $6,
+                     wins = wins + $7, draws = draws + $8, losses = losses + $9
+                 WHERE id = $1 AND status = 'active' RETURNING {}",
+                super::catalog::TEST_COLUMNS
+            ),
+            &[
+                &test, &add[0], &add[1], &add[2], &add[3], &add[4], &wdl[0], &wdl[1], &wdl[2],
+            ],
+        )
+        .map_err(q(url, "update the test's counts"))?;
+    let Some(row) = row else { return Ok(None) };
+    let record = super::catalog::test_from_row(&row)?;
+    let (llr, status) = decide(
+        &record.sprt,
+        &record.trinomial,
+        &record.pentanomial,
+        record.pair_count,
+    );
+    let finished = status != TestStatus::Active;
+    tx.execute(
+        "UPDATE tests SET llr = $2, status = $3,
+             finished_at = CASE WHEN $4 THEN now() ELSE finished_at END
+         WHERE id = $1",
+        &[&test, &llr, &status.name(), &finished],
+    )
+    .map_err(q(url, "update the test's SPRT"))?;
+    Ok(Some(status))
+}
+
+/// The LLR of these counts and the status it implies (fishtest's rule on each update).
+fn decide(
+    sprt: &Option<crate::stats::SprtConfig>,
+    tri: &Trinomial,
+    ptnml: &Pentanomial,
+    pair_count: u64,
+) -> (Option<f64>, TestStatus) {
+    let all_in = ptnml.pairs() >= pair_count;
+    let fallback = if all_in {
+        TestStatus::Finished
+    } else {
+        TestStatus::Active
+    };
+    let Some(cfg) = sprt else {
+        return (None, fallback);
+    };
+    match cfg.llr(tri, Some(ptnml)) {
+        Ok(llr) if llr.is_finite() => {
+            let status = match cfg.decide(llr) {
+                SprtState::AcceptH1 => TestStatus::Passed,
+                SprtState::AcceptH0 => TestStatus::Failed,
+                SprtState::Continue => fallback,
+            };
+            (Some(llr), status)
+        }
+        _ => (None, fallback),
+    }
+}
