@@ -29,6 +29,9 @@ pub struct StoreBenchArgs {
     /// Pairs of the scratch test (deleted afterwards).
     #[arg(long, default_value_t = 1_000_000)]
     pub pairs: u64,
+    /// Apply the schema migrations first (for a scratch database).
+    #[arg(long)]
+    pub migrate: bool,
 }
 
 pub fn run(args: StoreBenchArgs) -> anyhow::Result<ExitCode> {
@@ -48,6 +51,9 @@ pub fn run(args: StoreBenchArgs) -> anyhow::Result<ExitCode> {
     }
     let url =
         StoreUrl::from_arg_or_env(args.store.as_ref()).map_err(|e| UsageError(e.to_string()))?;
+    if args.migrate {
+        crate::store::migrate(&url).with_context(|| format!("migrate {url}"))?;
+    }
     let report = bench::run(
         &url,
         BenchConfig {

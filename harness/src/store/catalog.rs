@@ -11,10 +11,17 @@ use super::types::{
     WorkerThroughput,
 };
 
-/// The columns [`test_from_row`] reads, in its order.
-pub(crate) const TEST_COLUMNS: &str = "id, status, spec, pair_count, seed, \
-    sprt_elo0, sprt_elo1, sprt_alpha, sprt_beta, sprt_model, expected_bench, book_sha256, \
-    created_at, finished_at, pairs_0, pairs_1, pairs_2, pairs_3, pairs_4, wins, draws, losses, llr";
+/// Selects tests (alias `t`) with their counts summed over `test_counts`, in the order
+/// [`test_from_row`] reads; append a `WHERE`/`ORDER BY` on `t`.
+pub(crate) const TEST_SELECT: &str = "SELECT t.id, t.status, t.spec, t.pair_count, t.seed, \
+    t.sprt_elo0, t.sprt_elo1, t.sprt_alpha, t.sprt_beta, t.sprt_model, t.expected_bench, \
+    t.book_sha256, t.created_at, t.finished_at, c.p0, c.p1, c.p2, c.p3, c.p4, c.w, c.d, c.l \
+    FROM tests t CROSS JOIN LATERAL ( \
+        SELECT coalesce(sum(pairs_0), 0)::bigint AS p0, coalesce(sum(pairs_1), 0)::bigint AS p1, \
+               coalesce(sum(pairs_2), 0)::bigint AS p2, coalesce(sum(pairs_3), 0)::bigint AS p3, \
+               coalesce(sum(pairs_4), 0)::bigint AS p4, coalesce(sum(wins), 0)::bigint AS w, \
+               coalesce(sum(draws), 0)::bigint AS d, coalesce(sum(losses), 0)::bigint AS l \
+        FROM test_counts WHERE test_id = t.id) c";
 
 pub(crate) fn test_from_row(row: &Row) -> Result<TestRecord, StoreError> {
     let sprt = match row.get::<_, Option<String>>(9) {
@@ -45,8 +52,9 @@ pub(crate) fn test_from_row(row: &Row) -> Result<TestRecord, StoreError> {
         finished_at: row.get(13),
         pentanomial: Pentanomial::new([counts(14), counts(15), counts(16), counts(17), counts(18)]),
         trinomial: Trinomial::new(counts(19), counts(20), counts(21)),
-        llr: row.get(22),
-    })
+        llr: None,
+    }
+    .with_llr())
 }
 
 pub(crate) fn read_test(
@@ -54,7 +62,7 @@ pub(crate) fn read_test(
     url: &super::url::StoreUrl,
     id: i64,
 ) -> Result<TestRecord, StoreError> {
-    let sql = format!("SELECT {TEST_COLUMNS} FROM tests WHERE id = $1");
+    let sql = format!("{TEST_SELECT} WHERE t.id = $1");
     let row = client
         .query_opt(&sql, &[&id])
         .map_err(q(url, "read a test"))?
@@ -141,6 +149,10 @@ impl Store {
         )
         .map_err(qe("create a test's pairs"))?;
         tx.commit().map_err(qe("create a test"))?;
+        // Fresh statistics, so claims use the index rather than sorting every pair.
+        client
+            .execute("ANALYZE leases", &[])
+            .map_err(qe("analyze leases"))?;
         Ok(id)
     }
 
@@ -152,7 +164,7 @@ impl Store {
     /// All tests, newest first.
     pub fn list_tests(&mut self) -> Result<Vec<TestRecord>, StoreError> {
         self.run("list tests", |c, url| {
-            let sql = format!("SELECT {TEST_COLUMNS} FROM tests ORDER BY id DESC");
+            let sql = format!("{TEST_SELECT} ORDER BY t.id DESC");
             c.query(&sql, &[])
                 .map_err(q(url, "list tests"))?
                 .iter()
@@ -165,17 +177,22 @@ impl Store {
     /// status after the call: `Stopped`, or the status it had already ended with.
     pub fn stop_test(&mut self, id: i64) -> Result<TestStatus, StoreError> {
         self.run("stop a test", |c, url| {
-            let row = c
+            let mut tx = c.transaction().map_err(q(url, "stop a test"))?;
+            // Waits for commits under way, and keeps later ones from being counted.
+            super::queue::lock_test_exclusive(&mut tx, url, id)?;
+            let row = tx
                 .query_opt(
                     "UPDATE tests SET status = 'stopped', finished_at = now()
                      WHERE id = $1 AND status = 'active' RETURNING status",
                     &[&id],
                 )
                 .map_err(q(url, "stop a test"))?;
-            match row {
-                Some(_) => Ok(TestStatus::Stopped),
-                None => Ok(read_test(c, url, id)?.status),
-            }
+            let status = match row {
+                Some(_) => TestStatus::Stopped,
+                None => read_test(&mut tx, url, id)?.status,
+            };
+            tx.commit().map_err(q(url, "stop a test"))?;
+            Ok(status)
         })
     }
 

@@ -6,7 +6,7 @@ use std::time::{Duration, SystemTime};
 use postgres::Transaction;
 use serde_json::Value;
 
-use crate::stats::{Pentanomial, SprtState, Trinomial};
+use crate::stats::SprtState;
 
 use super::catalog::read_test;
 use super::connection::{Store, q};
@@ -147,8 +147,11 @@ impl Store {
         let draws: Vec<i16> = sorted.iter().map(|r| i16::from(r.outcome.draws)).collect();
         let losses: Vec<i16> = sorted.iter().map(|r| i16::from(r.outcome.losses)).collect();
         let games: Vec<&Value> = sorted.iter().map(|r| &r.games).collect();
-        self.run("commit pairs", |c, url| {
+        let committed = self.run("commit pairs", |c, url| {
             let mut tx = c.transaction().map_err(q(url, "commit pairs"))?;
+            // Shared with other commits; a decision or a stop takes it exclusively, so after
+            // one nothing more is stored.
+            lock_test_shared(&mut tx, url, test)?;
             let test_row = read_test(&mut tx, url, test)?;
             if let Some(bad) = index.iter().find(|&&i| i as u64 >= test_row.pair_count) {
                 return Err(StoreError::Invalid(format!(
@@ -157,13 +160,9 @@ impl Store {
                 )));
             }
             if test_row.status != TestStatus::Active {
-                return Ok(CommitOutcome {
-                    inserted: 0,
-                    status: test_row.status,
-                });
+                return Ok((0, test_row.status));
             }
-            // Rows first, in pair order (so two overlapping commits cannot deadlock);
-            // the test row last, so its lock is held briefly.
+            // Rows in pair order, so two overlapping commits cannot deadlock.
             let inserted = tx
                 .query(
                     "INSERT INTO pair_results
@@ -185,10 +184,7 @@ impl Store {
             .map_err(q(url, "release leases"))?;
             if inserted.is_empty() {
                 tx.commit().map_err(q(url, "commit pairs"))?;
-                return Ok(CommitOutcome {
-                    inserted: 0,
-                    status: TestStatus::Active,
-                });
+                return Ok((0, TestStatus::Active));
             }
             let mut add = [0i64; 5];
             let (mut w, mut d, mut l) = (0i64, 0i64, 0i64);
@@ -200,28 +196,99 @@ impl Store {
             }
             let n = inserted.len() as i64;
             tx.execute(
+                "INSERT INTO test_counts (test_id, worker, pairs_0, pairs_1, pairs_2, pairs_3,
+                     pairs_4, wins, draws, losses)
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
+                 ON CONFLICT (test_id, worker) DO UPDATE SET
+                     pairs_0 = test_counts.pairs_0 + EXCLUDED.pairs_0,
+                     pairs_1 = test_counts.pairs_1 + EXCLUDED.pairs_1,
+                     pairs_2 = test_counts.pairs_2 + EXCLUDED.pairs_2,
+                     pairs_3 = test_counts.pairs_3 + EXCLUDED.pairs_3,
+                     pairs_4 = test_counts.pairs_4 + EXCLUDED.pairs_4,
+                     wins = test_counts.wins + EXCLUDED.wins,
+                     draws = test_counts.draws + EXCLUDED.draws,
+                     losses = test_counts.losses + EXCLUDED.losses",
+                &[
+                    &test, &worker, &add[0], &add[1], &add[2], &add[3], &add[4], &w, &d, &l,
+                ],
+            )
+            .map_err(q(url, "count the pairs"))?;
+            tx.execute(
                 "INSERT INTO workers (name, host) VALUES ($1, '') ON CONFLICT (name)
                  DO UPDATE SET pairs_done = workers.pairs_done + $2, last_seen = now()",
                 &[&worker, &n],
             )
             .map_err(q(url, "count a worker's pairs"))?;
-            let status = update_test(&mut tx, url, test, add, [w, d, l])?;
-            let Some(status) = status else {
-                // The test ended while this commit ran: store nothing.
-                tx.rollback().map_err(q(url, "commit pairs"))?;
-                let now = read_test(c, url, test)?.status;
-                return Ok(CommitOutcome {
-                    inserted: 0,
-                    status: now,
-                });
-            };
             tx.commit().map_err(q(url, "commit pairs"))?;
-            Ok(CommitOutcome {
-                inserted: n as u64,
-                status,
-            })
+            Ok((n as u64, TestStatus::Active))
+        })?;
+        let (inserted, mut status) = committed;
+        if status == TestStatus::Active {
+            // Read after committing, so that of two commits finishing together the later
+            // one sees both: does the test end with these counts?
+            let now = self.test(test)?;
+            if decide(&now) != TestStatus::Active {
+                status = self.settle(test)?;
+            }
+        }
+        Ok(CommitOutcome { inserted, status })
+    }
+
+    /// Ends test `test` if its committed counts decide it (or every pair is in): waits for
+    /// the commits under way, decides on the counts they leave, and records the status.
+    fn settle(&mut self, test: i64) -> Result<TestStatus, StoreError> {
+        self.run("record the SPRT decision", |c, url| {
+            let mut tx = c
+                .transaction()
+                .map_err(q(url, "record the SPRT decision"))?;
+            lock_test_exclusive(&mut tx, url, test)?;
+            let now = read_test(&mut tx, url, test)?;
+            if now.status != TestStatus::Active {
+                return Ok(now.status);
+            }
+            let status = decide(&now);
+            if status != TestStatus::Active {
+                tx.execute(
+                    "UPDATE tests SET status = $2, finished_at = now() WHERE id = $1",
+                    &[&test, &status.name()],
+                )
+                .map_err(q(url, "record the SPRT decision"))?;
+            }
+            tx.commit().map_err(q(url, "record the SPRT decision"))?;
+            Ok(status)
         })
     }
+}
+
+/// The advisory-lock key of a test (two keys: a constant for "harness test", and the id).
+const LOCK_CLASS: i32 = 0x4841_5254; // "HART"
+
+/// Taken by every commit for its transaction; commits do not wait for each other.
+pub(crate) fn lock_test_shared(
+    tx: &mut Transaction<'_>,
+    url: &StoreUrl,
+    test: i64,
+) -> Result<(), StoreError> {
+    tx.execute(
+        "SELECT pg_advisory_xact_lock_shared($1, ($2::bigint % 2147483647)::int)",
+        &[&LOCK_CLASS, &test],
+    )
+    .map_err(q(url, "lock the test"))?;
+    Ok(())
+}
+
+/// Taken to end a test: waits for the commits under way; later ones then see it ended.
+pub(crate) fn lock_test_exclusive(
+    tx: &mut Transaction<'_>,
+    url: &StoreUrl,
+    test: i64,
+) -> Result<(), StoreError> {
+    tx.execute(
+        "SELECT pg_advisory_xact_lock($1, ($2::bigint % 2147483647)::int)",
+        &[&LOCK_CLASS, &test],
+    )
+    .map_err(q(url, "lock the test"))?;
+    Ok(())
 }
 
 /// Worker names are free text, but not empty and not huge.
@@ -243,10 +310,9 @@ fn claim_in(
     batch_pairs: u32,
     lease_secs: f64,
 ) -> Result<Option<Lease>, StoreError> {
-    // A shared lock on the test row: claims run side by side, but wait for a commit that
-    // is deciding the test, and then see its new status.
+    // A test ended by a committed decision or stop is not claimed from.
     let status: Option<String> = tx
-        .query_opt("SELECT status FROM tests WHERE id = $1 FOR SHARE", &[&test])
+        .query_opt("SELECT status FROM tests WHERE id = $1", &[&test])
         .map_err(q(url, "claim pairs"))?
         .map(|r| r.get(0));
     match status {
@@ -295,73 +361,17 @@ fn claim_in(
     }))
 }
 
-/// Adds the new counts to an active test, recomputes its LLR and decides it; `None` when
-/// the test is no longer active (then the caller rolls back).
-fn update_test(
-    tx: &mut Transaction<'_>,
-    url: &StoreUrl,
-    test: i64,
-    add: [i64; 5],
-    wdl: [i64; 3],
-) -> Result<Option<TestStatus>, StoreError> {
-    let row = tx
-        .query_opt(
-            &format!(
-                "UPDATE tests SET pairs_0 = pairs_0 + $2, pairs_1 = pairs_1 + $3,
-                     pairs_2 = pairs_2 + $4, pairs_3 = pairs_3 + $5, pairs_4 = pairs_4 + $6,
-                     wins = wins + $7, draws = draws + $8, losses = losses + $9
-                 WHERE id = $1 AND status = 'active' RETURNING {}",
-                super::catalog::TEST_COLUMNS
-            ),
-            &[
-                &test, &add[0], &add[1], &add[2], &add[3], &add[4], &wdl[0], &wdl[1], &wdl[2],
-            ],
-        )
-        .map_err(q(url, "update the test's counts"))?;
-    let Some(row) = row else { return Ok(None) };
-    let record = super::catalog::test_from_row(&row)?;
-    let (llr, status) = decide(
-        &record.sprt,
-        &record.trinomial,
-        &record.pentanomial,
-        record.pair_count,
-    );
-    let finished = status != TestStatus::Active;
-    tx.execute(
-        "UPDATE tests SET llr = $2, status = $3,
-             finished_at = CASE WHEN $4 THEN now() ELSE finished_at END
-         WHERE id = $1",
-        &[&test, &llr, &status.name(), &finished],
-    )
-    .map_err(q(url, "update the test's SPRT"))?;
-    Ok(Some(status))
-}
-
-/// The LLR of these counts and the status it implies (fishtest's rule on each update).
-fn decide(
-    sprt: &Option<crate::stats::SprtConfig>,
-    tri: &Trinomial,
-    ptnml: &Pentanomial,
-    pair_count: u64,
-) -> (Option<f64>, TestStatus) {
-    let all_in = ptnml.pairs() >= pair_count;
-    let fallback = if all_in {
-        TestStatus::Finished
-    } else {
-        TestStatus::Active
+/// The status the committed counts imply: passed/failed when the SPRT decides
+/// (fishtest's rule on the current LLR), finished when every pair is in, else active.
+fn decide(test: &super::types::TestRecord) -> TestStatus {
+    let decided = match (test.sprt, test.llr) {
+        (Some(cfg), Some(llr)) => cfg.decide(llr),
+        _ => SprtState::Continue,
     };
-    let Some(cfg) = sprt else {
-        return (None, fallback);
-    };
-    match cfg.llr(tri, Some(ptnml)) {
-        Ok(llr) if llr.is_finite() => {
-            let status = match cfg.decide(llr) {
-                SprtState::AcceptH1 => TestStatus::Passed,
-                SprtState::AcceptH0 => TestStatus::Failed,
-                SprtState::Continue => fallback,
-            };
-            (Some(llr), status)
-        }
-        _ => (None, fallback),
+    match decided {
+        SprtState::AcceptH1 => TestStatus::Passed,
+        SprtState::AcceptH0 => TestStatus::Failed,
+        SprtState::Continue if test.pentanomial.pairs() >= test.pair_count => TestStatus::Finished,
+        SprtState::Continue => TestStatus::Active,
     }
 }

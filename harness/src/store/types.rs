@@ -93,8 +93,20 @@ pub struct TestRecord {
     pub pentanomial: Pentanomial,
     /// Committed games from the first engine's view.
     pub trinomial: Trinomial,
-    /// The LLR after the last commit (`None` without SPRT or when it cannot be computed).
+    /// The LLR of the committed pairs (`None` without SPRT or when it cannot be computed).
     pub llr: Option<f64>,
+}
+
+impl TestRecord {
+    /// Sets `llr` from the counts and the SPRT.
+    pub(crate) fn with_llr(mut self) -> Self {
+        self.llr = self.sprt.and_then(|cfg| {
+            cfg.llr(&self.trinomial, Some(&self.pentanomial))
+                .ok()
+                .filter(|l| l.is_finite())
+        });
+        self
+    }
 }
 
 /// The two games of one pair from the first engine's view: wins + draws + losses = 2.

@@ -24,18 +24,24 @@ CREATE TABLE tests (
     expected_bench bigint[] NOT NULL DEFAULT '{}',
     book_sha256    text CHECK (book_sha256 ~ '^[0-9a-f]{64}$'),
     created_at     timestamptz NOT NULL DEFAULT now(),
-    finished_at    timestamptz,
-    -- Running totals of the committed pairs, updated in the transaction that inserts them:
-    -- pairs_k = pairs in which the first engine scored k half-points (pentanomial).
-    pairs_0        bigint NOT NULL DEFAULT 0,
-    pairs_1        bigint NOT NULL DEFAULT 0,
-    pairs_2        bigint NOT NULL DEFAULT 0,
-    pairs_3        bigint NOT NULL DEFAULT 0,
-    pairs_4        bigint NOT NULL DEFAULT 0,
-    wins           bigint NOT NULL DEFAULT 0,
-    draws          bigint NOT NULL DEFAULT 0,
-    losses         bigint NOT NULL DEFAULT 0,
-    llr            double precision
+    finished_at    timestamptz
+);
+
+-- Running totals of the committed pairs, one row per (test, worker) so that concurrent
+-- commits never wait on a shared row: the test's counts are their sum.
+-- pairs_k = pairs in which the first engine scored k half-points (pentanomial).
+CREATE TABLE test_counts (
+    test_id bigint NOT NULL REFERENCES tests (id) ON DELETE CASCADE,
+    worker  text NOT NULL,
+    pairs_0 bigint NOT NULL DEFAULT 0,
+    pairs_1 bigint NOT NULL DEFAULT 0,
+    pairs_2 bigint NOT NULL DEFAULT 0,
+    pairs_3 bigint NOT NULL DEFAULT 0,
+    pairs_4 bigint NOT NULL DEFAULT 0,
+    wins    bigint NOT NULL DEFAULT 0,
+    draws   bigint NOT NULL DEFAULT 0,
+    losses  bigint NOT NULL DEFAULT 0,
+    PRIMARY KEY (test_id, worker)
 );
 
 CREATE TABLE pair_results (
@@ -76,7 +82,8 @@ CREATE TABLE workers (
 );
 
 -- Workers get this group role: claim, renew, commit; never create, alter or delete tests
--- (only the columns a commit changes are writable; no INSERT or DELETE on tests).
+-- (of a test only status and finished_at are writable, to record the SPRT decision;
+-- no INSERT or DELETE on tests).
 DO $$
 BEGIN
     IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = 'harness_worker') THEN
@@ -85,8 +92,8 @@ BEGIN
 END
 $$;
 GRANT SELECT ON harness_schema, tests TO harness_worker;
-GRANT UPDATE (status, finished_at, pairs_0, pairs_1, pairs_2, pairs_3, pairs_4,
-              wins, draws, losses, llr) ON tests TO harness_worker;
+GRANT UPDATE (status, finished_at) ON tests TO harness_worker;
+GRANT SELECT, INSERT, UPDATE ON test_counts TO harness_worker;
 GRANT SELECT, INSERT ON pair_results TO harness_worker;
 GRANT SELECT, UPDATE, DELETE ON leases TO harness_worker;
 GRANT SELECT, INSERT, UPDATE ON workers TO harness_worker;
