@@ -3,9 +3,13 @@
 //! A test is created once ([`Store::create_test`], with the match specification as an opaque
 //! JSON value); workers then loop: [`Store::claim`] a batch of pair indices under a lease,
 //! play them, [`Store::renew`] the lease while playing, and [`Store::commit`] the results.
-//! Each commit stores the pairs idempotently (primary key (test, pair)), updates the test's
-//! pentanomial counts and SPRT in the same transaction, and ends the test when the SPRT
-//! decides. A [`Store`] reconnects with backoff when the server goes away.
+//! Each commit stores the pairs idempotently (primary key (test, pair)) and adds them to the
+//! worker's row of `test_counts` in the same transaction (commits never wait for each
+//! other). When the summed counts decide the SPRT, the decision is recorded under an
+//! exclusive per-test advisory lock that every commit takes shared: it waits for the commits
+//! under way and decides on the counts they leave; later commits store nothing, so the
+//! counts that decided are exactly the stored rows. A [`Store`] reconnects with backoff
+//! when the server goes away.
 //!
 //! - [`url`]: the `postgres://` URL, printed with its password redacted.
 //! - [`migrate`](mod@migrate): the versioned schema (`migrations/*.sql`) and its check on connect.

@@ -114,8 +114,8 @@ impl Store {
 
     /// Stores finished pairs of test `test` in one transaction: each pair once (a pair
     /// committed before is skipped and not counted again), their leases released, the
-    /// test's counts and LLR updated, and the test marked passed/failed when its SPRT
-    /// decides or finished when every pair is in. Results for a test that is no longer
+    /// counts updated; then, when the counts decide the SPRT (or every pair is in), the
+    /// test is marked passed, failed or finished. Results for a test that is no longer
     /// active are not stored (the counts that decided stay those of the stored rows).
     /// Safe to call again with the same results (after a lost connection, say).
     pub fn commit(
