@@ -15,6 +15,7 @@
 //! - [`tune`] and [`datagen`]: Texel tuning and its training data.
 //! - [`report`]: match reports with plots.
 //! - [`spawn`]: starting child processes (engines, their bench).
+//! - [`store`]: tests in PostgreSQL for workers on many machines (claims, commits, SPRT).
 //! - [`spsa`]: SPSA tuning as OpenBench does it (parameters, update rule, tuner state).
 //! - [`cli`]: the command line, and the options several commands share.
 //! - [`cmd`]: the command-line front ends of the above, one file a subcommand.
@@ -35,6 +36,7 @@ pub mod scoreboard;
 pub mod spawn;
 pub mod spsa;
 pub mod stats;
+pub mod store;
 pub mod tune;
 pub mod uci;
 

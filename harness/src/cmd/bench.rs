@@ -13,11 +13,14 @@ pub enum BenchWhat {
     Match(super::bench_match::MatchBenchArgs),
     /// Tuner speed: cost-plus-gradient passes per second and memory per position.
     Tune(super::bench_tune::TuneBenchArgs),
+    /// PostgreSQL store: committed pairs per second and claim latency, simulated workers.
+    Store(super::bench_store::StoreBenchArgs),
 }
 
 pub fn run(args: BenchArgs) -> anyhow::Result<ExitCode> {
     match args.what {
         BenchWhat::Match(a) => super::bench_match::run(a),
         BenchWhat::Tune(a) => super::bench_tune::run(a),
+        BenchWhat::Store(a) => super::bench_store::run(a),
     }
 }
