@@ -38,6 +38,8 @@ pub enum Command {
     Elo(cmd::elo::EloArgs),
     /// Play a match between engine configurations, optionally stopping on an SPRT decision.
     Match(Box<cmd::run_match::MatchCommandArgs>),
+    /// Tune engine parameters by play with SPSA (OpenBench's arithmetic).
+    Spsa(Box<cmd::spsa::SpsaArgs>),
     /// Make an opening book of balanced positions.
     Book(cmd::book::BookArgs),
     /// Generate labelled positions for the tuner by self-play.
@@ -55,6 +57,7 @@ pub fn run(cli: Cli) -> anyhow::Result<std::process::ExitCode> {
     match cli.command {
         Command::Elo(args) => cmd::elo::run(args),
         Command::Match(args) => cmd::run_match::run(*args),
+        Command::Spsa(args) => cmd::spsa::run(*args),
         Command::Book(args) => cmd::book::run(args),
         Command::Datagen(args) => cmd::datagen::run(args),
         Command::Tune(args) => cmd::tune::run(args),

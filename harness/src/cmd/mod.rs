@@ -9,4 +9,5 @@ pub mod datagen;
 pub mod elo;
 pub mod report;
 pub mod run_match;
+pub mod spsa;
 pub mod tune;

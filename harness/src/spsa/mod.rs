@@ -15,6 +15,7 @@
 //! [`Tuner::in_flight`] again.
 
 pub mod input;
+pub mod play;
 pub mod rule;
 pub mod tuner;
 
