@@ -9,6 +9,7 @@ pub mod bench;
 pub mod eval;
 pub mod params;
 pub mod search;
+pub mod testing;
 pub mod uci;
 
 pub use params::Params;

@@ -50,7 +50,7 @@ fn known_positions() {
 fn shared_perft_suite_shallow() {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/data/perftsuite.epd");
     let Ok(text) = std::fs::read_to_string(&path) else {
-        eprintln!("skipped: {} not found", path.display());
+        engine::testing::skip(format!("{} not found", path.display()));
         return;
     };
     let mut checked = 0;

@@ -116,7 +116,7 @@ fn small_run_from_the_start_position_is_valid_data() {
 fn small_run_from_a_book_is_valid_data() {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/openings/8moves_v3.epd.xz");
     if !path.exists() {
-        eprintln!("skipped: ../shared not found");
+        engine::testing::skip("../shared not found");
         return;
     }
     let mut spec = BookSpec::for_file(&path).unwrap();

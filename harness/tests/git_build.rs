@@ -48,7 +48,7 @@ fn git_available() -> bool {
         .output()
         .is_ok_and(|o| o.status.success());
     if !ok {
-        eprintln!("skipped: git not found");
+        engine::testing::skip("git not found");
     }
     ok
 }

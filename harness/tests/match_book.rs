@@ -173,7 +173,7 @@ fn shipped_book_loads() {
 fn shared_public_books() {
     let shared = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/openings");
     if !shared.exists() {
-        eprintln!("skipped: ../shared not found");
+        engine::testing::skip("../shared not found");
         return;
     }
     let mut s = spec(&shared.join("8moves_v3.pgn.xz"));

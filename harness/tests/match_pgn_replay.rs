@@ -38,8 +38,8 @@ fn python_chess_replays_every_game_to_the_csv_final_fen() {
         .output()
         .is_ok_and(|o| o.status.success());
     if !has_chess {
-        eprintln!(
-            "SKIP: python3 with python-chess (import chess) is not available to cross-check our PGN"
+        engine::testing::skip(
+            "python3 with python-chess (import chess) is not available to cross-check our PGN",
         );
         return;
     }

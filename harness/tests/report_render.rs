@@ -71,7 +71,7 @@ fn ink_fraction(png: &Path) -> (f64, usize) {
 #[test]
 fn report_html_renders_in_chromium_and_is_not_blank() {
     let Some(browser) = chromium() else {
-        eprintln!("skipped: chromium not found");
+        engine::testing::skip("chromium not found");
         return;
     };
     let tmp = tempfile::tempdir().unwrap();

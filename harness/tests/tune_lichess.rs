@@ -19,7 +19,7 @@ fn data() -> Option<PathBuf> {
     if path.exists() {
         Some(path)
     } else {
-        eprintln!("skipped: ../shared not found ({} missing)", path.display());
+        engine::testing::skip(format!("../shared not found ({} missing)", path.display()));
         None
     }
 }

@@ -276,7 +276,7 @@ fn args_and_working_directory_are_passed() {
 fn stockfish_if_installed() {
     let path = PathBuf::from("/usr/games/stockfish");
     if !path.exists() {
-        eprintln!("SKIP: /usr/games/stockfish not installed");
+        engine::testing::skip("/usr/games/stockfish not installed");
         return;
     }
     let mut config = UciEngineConfig::new("sf", EngineCommand::new(path));

@@ -47,7 +47,7 @@ fn children() -> Vec<String> {
 #[test]
 fn thousands_of_starts_leak_nothing() {
     if !cfg!(target_os = "linux") {
-        eprintln!("SKIP: counts descriptors in /proc (Linux only)");
+        engine::testing::skip("counts descriptors in /proc (Linux only)");
         return;
     }
     let fake = fake_engines::fake_uci();

@@ -70,7 +70,7 @@ pub fn shared_book_positions(limit: usize) -> Option<Vec<Chess>> {
 pub fn shared_book(limit: usize) -> Option<Vec<(Chess, f64)>> {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/data/lichess-test.book.xz");
     if !path.exists() {
-        eprintln!("skipped: ../shared not found ({})", path.display());
+        engine::testing::skip(format!("../shared not found ({})", path.display()));
         return None;
     }
     let mut child = match Command::new("xz")
@@ -82,7 +82,7 @@ pub fn shared_book(limit: usize) -> Option<Vec<(Chess, f64)>> {
     {
         Ok(child) => child,
         Err(e) => {
-            eprintln!("skipped: cannot run xz: {e}");
+            engine::testing::skip(format!("cannot run xz: {e}"));
             return None;
         }
     };

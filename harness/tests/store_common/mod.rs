@@ -48,9 +48,9 @@ impl PgServer {
     /// Starts a server, or prints `SKIP:` and returns `None` when PostgreSQL is not installed.
     pub fn start(test: &str) -> Option<Self> {
         let Some(bin) = pg_bin() else {
-            eprintln!(
-                "SKIP: {test}: no PostgreSQL binaries in /usr/lib/postgresql/*/bin (apt-get install postgresql)"
-            );
+            engine::testing::skip(format!(
+                "{test}: no PostgreSQL binaries in /usr/lib/postgresql/*/bin (apt-get install postgresql)"
+            ));
             return None;
         };
         let is_root = unsafe { libc::geteuid() } == 0;
