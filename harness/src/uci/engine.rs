@@ -395,6 +395,19 @@ impl UciEngine {
             Ok(line) => Ok(Some(classify(&line))),
             Err(ReadError::Timeout) => Ok(None),
             Err(ReadError::Closed) => Err(self.disconnected(doing)),
+            Err(ReadError::LineTooLong) => {
+                if let Some(mut process) = self.process.take() {
+                    process.finish(Duration::from_millis(500));
+                }
+                Err(self.fault(
+                    FaultKind::Disconnected,
+                    format!(
+                        "wrote a line of more than {} bytes while {doing}; stopped reading it",
+                        crate::uci::process::MAX_LINE_BYTES
+                    ),
+                    false,
+                ))
+            }
         }
     }
 

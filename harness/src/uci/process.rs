@@ -46,14 +46,24 @@ pub enum ReadError {
     Timeout,
     /// The engine closed its stdout (it exited or crashed).
     Closed,
+    /// The engine wrote a line longer than [`MAX_LINE_BYTES`]; nothing more is read from it.
+    LineTooLong,
 }
+
+/// The longest line read from an engine: a longer one is that engine's fault, so a flood
+/// without line ends cannot grow the harness's memory.
+pub const MAX_LINE_BYTES: usize = 1 << 20;
+
+/// Lines read ahead of the harness at most: an engine flooding ordinary lines waits on its
+/// pipe instead of filling memory.
+const QUEUED_LINES: usize = 4096;
 
 /// A running engine process. Lines are read with a deadline; writes never block the caller.
 pub struct EngineProcess {
     child: Child,
     /// `None` once the process has been told to go (dropping it closes the engine's stdin).
     to_stdin: Option<Sender<String>>,
-    from_stdout: Receiver<String>,
+    from_stdout: Receiver<Result<String, ReadError>>,
     /// Disconnects when all three pipe threads have ended (nothing is ever sent on it).
     threads_done: Receiver<()>,
     stderr_tail: Arc<Mutex<VecDeque<u8>>>,
@@ -85,7 +95,8 @@ impl EngineProcess {
 
         let (done_tx, threads_done) = mpsc::channel::<()>();
         let (to_stdin, stdin_rx) = mpsc::channel::<String>();
-        let (stdout_tx, from_stdout) = mpsc::channel::<String>();
+        let (stdout_tx, from_stdout) =
+            mpsc::sync_channel::<Result<String, ReadError>>(QUEUED_LINES);
         let stderr_tail = Arc::new(Mutex::new(VecDeque::with_capacity(STDERR_TAIL_BYTES)));
 
         let spawned = spawn_thread("uci-stdin", done_tx.clone(), move || {
@@ -131,7 +142,7 @@ impl EngineProcess {
     pub fn recv_until(&mut self, deadline: Instant) -> Result<String, ReadError> {
         let wait = deadline.saturating_duration_since(Instant::now());
         match self.from_stdout.recv_timeout(wait) {
-            Ok(line) => Ok(line),
+            Ok(line) => line,
             Err(RecvTimeoutError::Timeout) => Err(ReadError::Timeout),
             Err(RecvTimeoutError::Disconnected) => Err(ReadError::Closed),
         }
@@ -246,17 +257,28 @@ fn write_lines(mut stdin: std::process::ChildStdin, lines: Receiver<String>) {
     }
 }
 
-fn read_lines(stdout: std::process::ChildStdout, lines: Sender<String>) {
+fn read_lines(
+    stdout: std::process::ChildStdout,
+    lines: mpsc::SyncSender<Result<String, ReadError>>,
+) {
     let mut reader = BufReader::new(stdout);
     let mut buf = Vec::new();
     loop {
         buf.clear();
-        match reader.read_until(b'\n', &mut buf) {
+        // At most one byte past the limit, so an endless line is cut off in bounded memory.
+        match (&mut reader)
+            .take(MAX_LINE_BYTES as u64 + 1)
+            .read_until(b'\n', &mut buf)
+        {
             Ok(0) | Err(_) => return,
+            Ok(n) if n > MAX_LINE_BYTES => {
+                let _ = lines.send(Err(ReadError::LineTooLong));
+                return;
+            }
             Ok(_) => {
                 let text = String::from_utf8_lossy(&buf);
                 let line = text.trim_end_matches(['\n', '\r']).to_string();
-                if lines.send(line).is_err() {
+                if lines.send(Ok(line)).is_err() {
                     return;
                 }
             }
