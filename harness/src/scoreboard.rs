@@ -13,7 +13,9 @@
 use std::collections::{BTreeMap, HashMap, HashSet};
 
 use crate::game::{GameResult, Termination};
-use crate::output::GameRow;
+use std::path::Path;
+
+use crate::output::{GameRow, GamesCsvRows};
 use crate::stats::{Pentanomial, SprtConfig, Summary, Trinomial, summarize};
 use crate::uci::FaultKind;
 
@@ -128,6 +130,24 @@ impl Scoreboard {
                 }
             }
         }
+    }
+
+    /// Counts the rows read from the games.csv at `path`, each skip note naming its line;
+    /// returns the rows counted (complete and half pairs), in file order.
+    pub fn add_csv_rows(&mut self, found: &GamesCsvRows, path: &Path) -> Vec<GameRow> {
+        let mut counted = Vec::new();
+        for (row, line) in found.rows.iter().zip(&found.lines) {
+            let at = format!("{}:{line}", path.display());
+            if !matches!(self.add(row, Some(&at)), Counted::Skipped(_)) {
+                counted.push(row.clone());
+            }
+        }
+        counted
+    }
+
+    /// Whether both games of pair `pair` have been counted.
+    pub fn pair_complete(&self, pair: u64) -> bool {
+        self.has_game(2 * pair) && self.has_game(2 * pair + 1)
     }
 
     /// Why `row` cannot count, or its result.

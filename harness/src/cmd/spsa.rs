@@ -10,7 +10,7 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use crate::cli::match_options::{MatchArgs, build_config};
 use crate::cli::shell_quote;
 use crate::cli::spellings::{engine_groups, group_value};
-use crate::spsa::play::{SpsaSpec, TuneEvent, run_tune, write_tuned};
+use crate::spsa::play::{SpsaSpec, TuneEvent, run_tune};
 use crate::spsa::{ParamDef, Settings, State, Tuner, ValueKind};
 use crate::{UsageError, usage_bail};
 
@@ -214,18 +214,11 @@ pub fn run(args: SpsaArgs) -> anyhow::Result<ExitCode> {
     };
     let outcome = run_tune(&spec, tuner, &dir, stop, &mut on_event)?;
     bar.finish_and_clear();
-    let tuned = Tuner::resume(
-        spec.params.clone(),
-        spec.settings.clone(),
-        serde_json::from_str(&std::fs::read_to_string(dir.join("state.json"))?)?,
-    );
-    if let Ok(tuner) = &tuned {
-        write_tuned(&spec, tuner, &dir.join("tuned.toml"))?;
-        println!("{}", moved_most(tuner));
-    }
+    // run_tune has written tuned.toml.
+    println!("{}", moved_most(&outcome.tuner));
     println!(
         "{} of {} iterations; parameters in {}",
-        outcome.applied,
+        outcome.tuner.state().applied,
         spec.settings.iterations,
         dir.join("tuned.toml").display()
     );

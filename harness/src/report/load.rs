@@ -11,7 +11,7 @@ use anyhow::Context as _;
 use crate::UsageError;
 use crate::output::{GameRow, SummaryFile, read_games_csv};
 use crate::runner::MatchConfig;
-use crate::scoreboard::{Counted, Scoreboard};
+use crate::scoreboard::Scoreboard;
 
 /// The run's configuration file as written.
 #[derive(Clone, Debug)]
@@ -138,30 +138,14 @@ fn count(
             Scoreboard::new(&first, &second, None)
         }
     };
-    let mut counted = Vec::new();
-    for (row, line) in found.rows.iter().zip(&found.lines) {
-        match board.add(row, Some(&format!("{}:{line}", path.display()))) {
-            Counted::Skipped(note) => notes.push(note),
-            _ => counted.push(row.clone()),
-        }
-    }
+    let mut counted = board.add_csv_rows(&found, &path);
+    notes.extend(board.skipped().iter().cloned());
     if board.half_pair_games() > 0 {
         notes.push(format!(
             "{} finished games whose pair is not complete are left out",
             board.half_pair_games()
         ));
     }
-    let complete: std::collections::HashSet<u64> = {
-        let mut per_pair = std::collections::HashMap::<u64, u32>::new();
-        for row in &counted {
-            *per_pair.entry(row.pair).or_default() += 1;
-        }
-        per_pair
-            .into_iter()
-            .filter(|&(_, n)| n == 2)
-            .map(|(p, _)| p)
-            .collect()
-    };
-    counted.retain(|r| complete.contains(&r.pair));
+    counted.retain(|r| board.pair_complete(r.pair));
     Ok((board, counted))
 }

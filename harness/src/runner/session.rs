@@ -15,8 +15,9 @@ use super::folder_lock::lock_folder;
 use super::play::{RunOutcome, make_players, play_pairs};
 use crate::UsageError;
 use crate::book::Book;
+use crate::output::csv_rows::CutOffLine;
 use crate::output::{FolderWriter, RunEnd, SummaryFile, read_games_csv};
-use crate::scoreboard::{Counted, Scoreboard};
+use crate::scoreboard::Scoreboard;
 use crate::stats::{SprtConfig, SprtState, Summary};
 
 /// Whether the folder is new or holds a match to continue.
@@ -41,29 +42,25 @@ pub struct MatchOutcome {
     pub wall_seconds: f64,
 }
 
-/// The scoreboard of `config`'s match from the rows of `dir/games.csv`, with a note for a
-/// cut-off last line and for each row it skipped. Resume, `harness elo --results`, the
-/// report and summary.json all count a folder through here.
-pub fn count_folder(config: &MatchConfig, dir: &Path) -> anyhow::Result<(Scoreboard, Vec<String>)> {
+/// The scoreboard of `config`'s match from the rows of `dir/games.csv` (its skip notes name
+/// each skipped row's line), and the last line cut off mid-write, if there is one. Resume,
+/// `harness elo --results`, the report and summary.json all count a folder this way.
+pub fn count_folder(
+    config: &MatchConfig,
+    dir: &Path,
+) -> anyhow::Result<(Scoreboard, Option<CutOffLine>)> {
     let mut board = Scoreboard::new(
         &config.engines[0].name,
         &config.engines[1].name,
         Some(config.games.div_ceil(2)),
     );
-    let mut notes = Vec::new();
     let path = dir.join("games.csv");
     if !path.exists() {
-        return Ok((board, notes));
+        return Ok((board, None));
     }
     let found = read_games_csv(&path)?;
-    notes.extend(found.cut_off.as_ref().map(|c| c.note.clone()));
-    for (row, line) in found.rows.iter().zip(&found.lines) {
-        if let Counted::Skipped(note) = board.add(row, Some(&format!("{}:{line}", path.display())))
-        {
-            notes.push(note);
-        }
-    }
-    Ok((board, notes))
+    board.add_csv_rows(&found, &path);
+    Ok((board, found.cut_off))
 }
 
 /// Plays (or with [`Start::Resume`] continues) `config`'s match in `dir`; `stop` interrupts
@@ -105,7 +102,13 @@ pub fn run_match(
         .transpose()?;
 
     let (mut board, mut notes) = if resume {
-        count_folder(config, dir)?
+        let (board, cut_off) = count_folder(config, dir)?;
+        let mut notes: Vec<String> = cut_off
+            .map(|c| format!("{}; its game is played again", c.note))
+            .into_iter()
+            .collect();
+        notes.extend(board.skipped().iter().cloned());
+        (board, notes)
     } else {
         config.save(dir)?;
         let board = Scoreboard::new(
@@ -119,9 +122,6 @@ pub fn run_match(
         && b.skipped > 0
     {
         notes.push(format!("skipped {} malformed entries of {spec}", b.skipped));
-    }
-    if let Some(cut_off) = notes.iter_mut().find(|n| n.contains("cut off mid-write")) {
-        cut_off.push_str("; its game is played again");
     }
     let previous_wall = if resume {
         SummaryFile::load(dir).map_or(0.0, |s| s.wall_seconds)

@@ -98,11 +98,12 @@ pub enum TuneEvent<'a> {
 }
 
 /// How a tune run ended.
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub struct TuneOutcome {
-    pub applied: u64,
+    /// The tuner as the run left it (θ, iterations applied).
+    pub tuner: Tuner,
+    /// Stopped before the last iteration was applied.
     pub interrupted: bool,
-    pub theta: Vec<f64>,
 }
 
 /// Plays the tune in `dir` from `tuner`'s state until it finishes or `stop` is set.
@@ -184,9 +185,8 @@ pub fn run_tune(
     })?;
     write_tuned(spec, &tuner, &dir.join("tuned.toml"))?;
     Ok(TuneOutcome {
-        applied: tuner.state().applied,
         interrupted: interrupted || !tuner.is_finished(),
-        theta: tuner.theta().to_vec(),
+        tuner,
     })
 }
 
