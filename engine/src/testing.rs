@@ -1,0 +1,22 @@
+//! Support for the test suites: a test skipped for a missing tool or data set says why on
+//! stderr and, when `SKIP_LOG` names a file, appends the reason there, so CI lists every skip
+//! (`.ci/run` prints that file after the tests).
+
+use std::io::Write;
+
+/// Reports that the calling test skips (part of) its work, and why.
+pub fn skip(reason: impl std::fmt::Display) {
+    let line = format!(
+        "SKIP: {}: {reason}",
+        std::thread::current().name().unwrap_or("a test")
+    );
+    eprintln!("{line}");
+    if let Some(path) = std::env::var_os("SKIP_LOG")
+        && let Ok(mut file) = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(path)
+    {
+        let _ = writeln!(file, "{line}");
+    }
+}
