@@ -78,6 +78,7 @@ struct SearchJob {
     position: Chess,
     history: Vec<u64>,
     limits: Limits,
+    searchmoves: Vec<Move>,
     castling: CastlingMode,
     stop: Arc<AtomicBool>,
     finished: Arc<AtomicBool>,
@@ -121,18 +122,27 @@ fn run_search(job: SearchJob, out: &Output) -> Searcher {
         position,
         history,
         limits,
+        searchmoves,
         castling,
         stop,
         finished,
         silent,
     } = job;
     let mut hashfull = 0;
-    let result = searcher.search(&position, &history, &limits, &stop, &mut |info| {
+    let mut on_iteration = |info: &SearchInfo| {
         hashfull = info.hashfull;
         if !silent.load(Ordering::Relaxed) {
             send_message(out, &iteration_message(info, castling));
         }
-    });
+    };
+    let result = searcher.search_moves(
+        &position,
+        &history,
+        &limits,
+        &searchmoves,
+        &stop,
+        &mut on_iteration,
+    );
     // UCI: after `go infinite` (and while pondering) the best move waits for `stop`.
     while limits.infinite && !stop.load(Ordering::Relaxed) {
         std::thread::sleep(Duration::from_millis(1));
@@ -172,6 +182,8 @@ pub struct Session {
     params: Params,
     /// Parameters changed since the searcher last received them.
     params_changed: bool,
+    /// The root moves of the last `go searchmoves` (kept for its `ponderhit`); empty: all.
+    searchmoves: Vec<Move>,
     hash_mb: usize,
     show_all_params: bool,
     chess960: bool,
@@ -196,6 +208,7 @@ impl Session {
             searcher: Some(Searcher::new(params.clone(), DEFAULT_HASH_MB)),
             params,
             params_changed: false,
+            searchmoves: Vec::new(),
             hash_mb: DEFAULT_HASH_MB,
             show_all_params,
             chess960: false,
@@ -471,9 +484,7 @@ impl Session {
                 ponder,
                 searchmoves,
             } => {
-                if !searchmoves.is_empty() {
-                    self.error("go: searchmoves is not supported; searching all moves");
-                }
+                self.searchmoves = self.root_moves(&searchmoves);
                 if ponder {
                     let pondering = Limits {
                         infinite: true,
@@ -485,6 +496,22 @@ impl Session {
                 }
             }
         }
+    }
+
+    /// The legal moves among `go searchmoves`; each illegal one is reported and left out, and
+    /// when none is legal the search takes every move (an empty list).
+    fn root_moves(&self, searchmoves: &[UciMove]) -> Vec<Move> {
+        let mut legal = Vec::new();
+        for uci in searchmoves {
+            match uci.to_move(&self.position) {
+                Ok(m) => legal.push(m),
+                Err(_) => self.error(&format!("go searchmoves: {uci} is not legal here; ignored")),
+            }
+        }
+        if legal.is_empty() && !searchmoves.is_empty() {
+            self.error("go searchmoves: no legal move given; searching every move");
+        }
+        legal
     }
 
     /// `go perft`: each root move's leaf count, then the total, as Stockfish prints them.
@@ -534,6 +561,7 @@ impl Session {
             position: self.position.clone(),
             history: self.history.clone(),
             limits,
+            searchmoves: self.searchmoves.clone(),
             castling: self.castling_mode(),
             stop: Arc::clone(&stop),
             finished: Arc::clone(&finished),

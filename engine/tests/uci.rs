@@ -372,6 +372,37 @@ fn go_perft_counts_like_stockfish() {
 }
 
 #[test]
+fn go_searchmoves_searches_only_those_moves() {
+    let mut e = Engine::start(&[]);
+    // White can take a free queen with d1d8; searchmoves keeps the search off it.
+    e.send("position fen 3q3k/6pp/8/8/8/8/6PP/3Q3K w - - 0 1");
+    e.send("go depth 6");
+    let free = e.until("bestmove");
+    assert_eq!(free.last().unwrap(), "bestmove d1d8", "{free:?}");
+
+    e.send("go depth 6 searchmoves h2h3 g2g4");
+    let out = e.until("bestmove");
+    let best = out.last().unwrap().split_whitespace().nth(1).unwrap();
+    assert!(["h2h3", "g2g4"].contains(&best), "{out:?}");
+    for info in out.iter().filter(|l| l.contains(" pv ")) {
+        let first = field(info, "pv").unwrap();
+        assert!(["h2h3", "g2g4"].contains(&first), "{info}");
+    }
+    assert!(errors(&out).is_empty(), "{out:?}");
+
+    // An illegal move among them is reported and left out; none legal: every move.
+    e.send("go depth 4 searchmoves e2e4 h2h4");
+    let out = e.until("bestmove");
+    assert_eq!(out.last().unwrap().split_whitespace().nth(1), Some("h2h4"));
+    assert!(errors(&out).iter().any(|l| l.contains("e2e4")), "{out:?}");
+    e.send("go depth 4 searchmoves e2e4");
+    let out = e.until("bestmove");
+    assert_eq!(out.last().unwrap(), "bestmove d1d8", "{out:?}");
+    e.send("quit");
+    assert!(e.child.wait().unwrap().success());
+}
+
+#[test]
 fn chess960_castling_is_king_takes_rook() {
     let mut e = Engine::start(&[]);
     e.send("uci");

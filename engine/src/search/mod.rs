@@ -148,6 +148,7 @@ impl Searcher {
     fn worker<'a>(
         &'a mut self,
         stop: &'a AtomicBool,
+        root_moves: &'a [Move],
         time: TimeManager,
         node_limit: u64,
     ) -> Worker<'a> {
@@ -160,6 +161,7 @@ impl Searcher {
             keys: &mut self.keys,
             pv: &mut self.pv,
             stop,
+            root_moves,
             time,
             node_limit,
             nodes: 0,
@@ -179,9 +181,29 @@ impl Searcher {
         stop: &AtomicBool,
         on_iteration: &mut dyn FnMut(&SearchInfo),
     ) -> SearchResult {
+        self.search_moves(root, history, limits, &[], stop, on_iteration)
+    }
+
+    /// [`search`](Self::search) restricted to the root moves in `only` (UCI's `go
+    /// searchmoves`); moves of `only` that are not legal in `root` are ignored, and an `only`
+    /// with no legal move searches every move.
+    pub fn search_moves(
+        &mut self,
+        root: &Chess,
+        history: &[u64],
+        limits: &Limits,
+        only: &[Move],
+        stop: &AtomicBool,
+        on_iteration: &mut dyn FnMut(&SearchInfo),
+    ) -> SearchResult {
         let start = Instant::now();
         let time = TimeManager::new(limits, root.turn(), start);
-        let root_moves = root.legal_moves();
+        let mut root_moves = root.legal_moves();
+        if root_moves.iter().any(|m| only.contains(m)) {
+            root_moves.retain(|m| only.contains(m));
+        }
+        let restricted = !only.is_empty() && root_moves.len() < root.legal_moves().len();
+        let only: &[Move] = if restricted { &root_moves } else { &[] };
         let root_key = position_key(root);
         self.keys.reset(history, root_key);
         self.tt.new_search();
@@ -211,7 +233,7 @@ impl Searcher {
             return result;
         }
 
-        let mut worker = self.worker(stop, time, node_limit);
+        let mut worker = self.worker(stop, only, time, node_limit);
         let mut previous: i32 = 0;
         for depth in 1..=max_depth {
             if depth > 1 && (stop.load(Ordering::Relaxed) || time.soft_expired()) {
@@ -302,7 +324,7 @@ impl Searcher {
         let time = TimeManager::new(&limits, pos.turn(), Instant::now());
         let key = position_key(pos);
         self.keys.reset(&[], key);
-        let mut worker = self.worker(&stop, time, u64::MAX);
+        let mut worker = self.worker(&stop, &[], time, u64::MAX);
         let score = worker.qsearch(pos, key, -INFINITY, INFINITY, 0, 0);
         let mut leaf = pos.clone();
         for &m in worker.pv[0].iter() {

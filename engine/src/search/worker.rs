@@ -32,6 +32,8 @@ pub(crate) struct Worker<'a> {
     /// Triangular PV table: `pv[ply]` is the best line found from `ply`.
     pub pv: &'a mut [MoveList],
     pub stop: &'a AtomicBool,
+    /// The root moves to search (`go searchmoves`); empty means all.
+    pub root_moves: &'a [Move],
     pub time: TimeManager,
     pub node_limit: u64,
     pub nodes: u64,
@@ -185,6 +187,9 @@ impl Worker<'_> {
         }
 
         let mut moves = pos.legal_moves();
+        if root && !self.root_moves.is_empty() {
+            moves.retain(|m| self.root_moves.contains(m));
+        }
         if moves.is_empty() {
             return if in_check { mated_in(ply) } else { DRAW };
         }
