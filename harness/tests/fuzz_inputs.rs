@@ -219,3 +219,80 @@ fn command_line_never_panics() {
         Ok(())
     });
 }
+
+/// UCI lines as engines and GUIs write them, garbled: keywords, moves, FENs, numbers, noise.
+fn uci_line() -> impl Strategy<Value = String> {
+    let word = prop_oneof![
+        Just("uci".to_string()),
+        Just("isready".to_string()),
+        Just("ucinewgame".to_string()),
+        Just("position".to_string()),
+        Just("startpos".to_string()),
+        Just("fen".to_string()),
+        Just("moves".to_string()),
+        Just("go".to_string()),
+        Just("wtime".to_string()),
+        Just("btime".to_string()),
+        Just("winc".to_string()),
+        Just("movestogo".to_string()),
+        Just("depth".to_string()),
+        Just("nodes".to_string()),
+        Just("movetime".to_string()),
+        Just("infinite".to_string()),
+        Just("ponder".to_string()),
+        Just("perft".to_string()),
+        Just("searchmoves".to_string()),
+        Just("setoption".to_string()),
+        Just("name".to_string()),
+        Just("value".to_string()),
+        Just("info".to_string()),
+        Just("score".to_string()),
+        Just("cp".to_string()),
+        Just("mate".to_string()),
+        Just("lowerbound".to_string()),
+        Just("pv".to_string()),
+        Just("string".to_string()),
+        Just("bestmove".to_string()),
+        Just("option".to_string()),
+        Just("type".to_string()),
+        Just("spin".to_string()),
+        Just("combo".to_string()),
+        Just("var".to_string()),
+        Just("default".to_string()),
+        Just("min".to_string()),
+        Just("max".to_string()),
+        Just("id".to_string()),
+        Just("uciok".to_string()),
+        Just("readyok".to_string()),
+        Just("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR".to_string()),
+        Just("w".to_string()),
+        Just("KQkq".to_string()),
+        Just("-".to_string()),
+        Just("0000".to_string()),
+        "[a-h][1-8][a-h][1-8][qrbnk]?",
+        "-?[0-9]{1,21}",
+        "[ -~]{0,8}",
+    ];
+    proptest::collection::vec(word, 0..16).prop_map(|words| words.join(" "))
+}
+
+#[test]
+fn uci_parser_never_panics() {
+    use uci_protocol::{EngineMessage, GuiMessage};
+    fuzz("UCI command parser", uci_line(), |line| {
+        // What parses prints back to a line that parses to the same message.
+        if let Ok(message) = line.parse::<GuiMessage>() {
+            let again: GuiMessage = message.to_string().parse().map_err(|e| {
+                TestCaseError::fail(format!("{line:?} -> {message} does not parse: {e}"))
+            })?;
+            prop_assert_eq!(again, message);
+        }
+        if let Ok(message) = line.parse::<EngineMessage>() {
+            let again: EngineMessage = message.to_string().parse().map_err(|e| {
+                TestCaseError::fail(format!("{line:?} -> {message} does not parse: {e}"))
+            })?;
+            prop_assert_eq!(again, message);
+        }
+        Ok(())
+    });
+}

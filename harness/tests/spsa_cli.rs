@@ -68,6 +68,28 @@ fn a_tune_writes_its_folder_and_resumes_exactly() {
     let tuned = std::fs::read_to_string(whole.join("tuned.toml")).unwrap();
     let mut params = engine::params::Params::default();
     params.apply_toml_str(&tuned, "tuned.toml").unwrap();
+    // The report shows each parameter's start and tuned value, and draws the trajectories.
+    let report = std::fs::read_to_string(whole.join("report.md")).unwrap();
+    let row = report
+        .lines()
+        .find(|l| l.starts_with("| delta_margin |"))
+        .unwrap_or_else(|| panic!("no delta_margin row in report.md:\n{report}"));
+    let cells: Vec<&str> = row.split('|').map(str::trim).collect();
+    assert_eq!(cells[2], "600", "start: {row}");
+    assert_eq!(
+        format!("delta_margin = {}", cells[3]),
+        tuned
+            .lines()
+            .find(|l| l.starts_with("delta_margin"))
+            .unwrap(),
+        "tuned value: {row}"
+    );
+    assert!(report.contains("6 iterations applied of 6"), "{report}");
+    let svg = std::fs::read_to_string(whole.join("trajectory.svg")).unwrap();
+    assert!(
+        svg.contains("qsearch_depth") && svg.contains("<polyline"),
+        "{svg}"
+    );
 
     // The same tune interrupted after two iterations and resumed ends on the same trajectory.
     let parts = tmp.path().join("parts");

@@ -222,6 +222,13 @@ pub fn run(args: SpsaArgs) -> anyhow::Result<ExitCode> {
         spec.settings.iterations,
         dir.join("tuned.toml").display()
     );
+    // The report draws the trajectories; a tune with no game yet has nothing to show.
+    if dir.join("games.csv").is_file() {
+        match crate::report::write_reports(&dir) {
+            Ok(()) => println!("Report: {}", dir.join("report.html").display()),
+            Err(e) => eprintln!("warning: no report: {e:#}"),
+        }
+    }
     if outcome.interrupted {
         println!(
             "Interrupted; continue with:\n  harness spsa --resume {}",

@@ -3,13 +3,14 @@
 use std::fmt::Write as _;
 
 use super::analysis::{Analysis, Wdl, termination_label};
+use super::load::SpsaRun;
 use super::markdown::{GAMES_PER_OPENING, LOPSIDED_SHOWN};
 use super::plots::{self, Effort, RunLine};
 use super::text::{
     Tone, builtin_description, decision, grouped, interval, number, percent, sprt_settings,
     state_word, verdict, wdl_line, with_error,
 };
-use super::{Comparison, RunReport};
+use super::{Comparison, RunReport, tune};
 
 const STYLE: &str = r#"
 :root { --fg:#1d2430; --muted:#5b6575; --line:#e3e6eb; --bg:#f6f7f9; --good:#2e7d32; --bad:#c62828; --neutral:#8a6d00; }
@@ -134,6 +135,9 @@ pub fn render(report: &RunReport) -> anyhow::Result<String> {
         escape(&sentence)
     );
 
+    if let Some(run) = &report.run.spsa {
+        spsa_section(&mut out, run)?;
+    }
     out.push_str("<section class=\"cards\">\n");
     card(
         &mut out,
@@ -231,6 +235,37 @@ pub fn render(report: &RunReport) -> anyhow::Result<String> {
     }
     page_end(&mut out);
     Ok(out)
+}
+
+/// A tune folder's trajectories and each parameter's start and end.
+fn spsa_section(out: &mut String, run: &SpsaRun) -> anyhow::Result<()> {
+    let _ = writeln!(
+        out,
+        "<h2>SPSA tune</h2>\n<p>{} iterations applied of {}, {} games (plus vs minus below).</p>\n<div class=\"grid\">",
+        run.steps.len(),
+        run.spec.settings.iterations,
+        grouped(tune::games(run))
+    );
+    figure(out, &plots::spsa_trajectories(&tune::trajectories(run))?);
+    out.push_str(
+        "<table><tr><th>parameter</th><th class=\"n\">start</th><th class=\"n\">tuned</th>\
+         <th class=\"n\">θ</th><th class=\"n\">range</th><th class=\"n\">moved</th></tr>\n",
+    );
+    for m in tune::moves(run) {
+        let _ = writeln!(
+            out,
+            "<tr><td>{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{:.2}</td><td class=\"n\">[{}, {}]</td><td class=\"n\">{:+.1} %</td></tr>",
+            escape(&m.name),
+            m.start,
+            m.tuned,
+            m.theta,
+            m.min,
+            m.max,
+            100.0 * m.moved()
+        );
+    }
+    out.push_str("</table>\n</div>\n");
+    Ok(())
 }
 
 fn run_line(report: &RunReport) -> String {

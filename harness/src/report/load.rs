@@ -12,6 +12,8 @@ use crate::UsageError;
 use crate::output::{GameRow, SummaryFile, read_games_csv};
 use crate::runner::MatchConfig;
 use crate::scoreboard::Scoreboard;
+use crate::spsa::play::SpsaSpec;
+use crate::spsa::{Step, trajectory};
 
 /// The run's configuration file as written.
 #[derive(Clone, Debug)]
@@ -31,8 +33,18 @@ pub struct RunFolder {
     pub summary: Option<SummaryFile>,
     pub config: Option<MatchConfig>,
     pub config_file: Option<RecordedConfig>,
+    /// The tune, when the folder is an SPSA tune's (`spsa.toml`, `spsa.csv`).
+    pub spsa: Option<SpsaRun>,
     /// Things worth telling the reader (a cut-off last line, skipped rows, a missing file).
     pub notes: Vec<String>,
+}
+
+/// An SPSA tune's folder: what was tuned and how θ moved.
+#[derive(Clone, Debug)]
+pub struct SpsaRun {
+    pub spec: SpsaSpec,
+    /// The applied iterations, in order (`spsa.csv`).
+    pub steps: Vec<Step>,
 }
 
 impl RunFolder {
@@ -59,6 +71,19 @@ pub fn load_run(dir: &Path) -> anyhow::Result<RunFolder> {
         .into());
     }
     let mut notes = Vec::new();
+    let spsa = if dir.join("spsa.toml").is_file() {
+        let spec = SpsaSpec::load(dir)?;
+        let csv_path = dir.join("spsa.csv");
+        let steps = if csv_path.is_file() {
+            trajectory::read(&csv_path, &spec.params)?
+        } else {
+            notes.push("no spsa.csv (the tune applied no iteration)".into());
+            Vec::new()
+        };
+        Some(SpsaRun { spec, steps })
+    } else {
+        None
+    };
     let config_path = dir.join("config.toml");
     let (config, config_file) = if config_path.is_file() {
         let text = std::fs::read_to_string(&config_path)
@@ -72,7 +97,9 @@ pub fn load_run(dir: &Path) -> anyhow::Result<RunFolder> {
             }),
         )
     } else {
-        notes.push("no configuration file (config.toml)".into());
+        if spsa.is_none() {
+            notes.push("no configuration file (config.toml)".into());
+        }
         (None, None)
     };
     let summary = if dir.join("summary.json").is_file() {
@@ -89,6 +116,7 @@ pub fn load_run(dir: &Path) -> anyhow::Result<RunFolder> {
         summary,
         config,
         config_file,
+        spsa,
         notes,
     })
 }

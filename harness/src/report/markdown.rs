@@ -2,12 +2,13 @@
 
 use std::fmt::Write as _;
 
-use super::RunReport;
 use super::analysis::{Analysis, termination_label};
+use super::load::SpsaRun;
 use super::text::{
     builtin_description, decision, grouped, interval, number, percent, sprt_settings, state_word,
     verdict, wdl_line, with_error,
 };
+use super::{RunReport, tune};
 
 /// How many lopsided openings the reports list.
 pub const LOPSIDED_SHOWN: usize = 10;
@@ -26,6 +27,9 @@ pub fn render(report: &RunReport) -> String {
     let _ = writeln!(md, "# {} vs {}\n", cell(&a.first), cell(&a.second));
     let _ = writeln!(md, "Run `{}`.\n", report.run.name());
     let _ = writeln!(md, "**{}**\n", verdict(report).0);
+    if let Some(run) = &report.run.spsa {
+        spsa_section(&mut md, run);
+    }
     results_section(&mut md, report);
     setup_section(&mut md, report);
     breakdown_sections(&mut md, a);
@@ -41,6 +45,35 @@ pub fn render(report: &RunReport) -> String {
         "Plots of the LLR, the Elo estimate, results, game lengths and search effort: see report.html.\n"
     );
     md
+}
+
+/// A tune folder's parameters: start, end, range and how far each moved.
+fn spsa_section(md: &mut String, run: &SpsaRun) {
+    let _ = writeln!(
+        md,
+        "## SPSA tune\n\n{} iterations applied of {}, {} games; trajectories in report.html and trajectory.svg.\n",
+        run.steps.len(),
+        run.spec.settings.iterations,
+        grouped(tune::games(run))
+    );
+    let _ = writeln!(
+        md,
+        "| parameter | start | tuned | θ | range | moved |\n|---|--:|--:|--:|--:|--:|"
+    );
+    for m in tune::moves(run) {
+        let _ = writeln!(
+            md,
+            "| {} | {} | {} | {:.2} | [{}, {}] | {:+.1} % |",
+            cell(&m.name),
+            m.start,
+            m.tuned,
+            m.theta,
+            m.min,
+            m.max,
+            100.0 * m.moved()
+        );
+    }
+    md.push('\n');
 }
 
 fn results_section(md: &mut String, report: &RunReport) {

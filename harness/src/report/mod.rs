@@ -5,6 +5,7 @@
 //! - [`setup`] says what was run (engines and their parameter differences, limits, book, SPRT);
 //! - [`analysis`] computes the numbers with [`crate::stats`];
 //! - [`plots`] draws them with plotters into SVG;
+//! - [`tune`] summarises an SPSA tune's folder (its trajectories and end values);
 //! - [`markdown`] and [`html`] lay the report out, sharing wording through [`text`].
 
 pub mod analysis;
@@ -14,6 +15,7 @@ pub mod markdown;
 pub mod plots;
 pub mod setup;
 pub mod text;
+pub mod tune;
 
 use std::path::{Path, PathBuf};
 
@@ -124,6 +126,10 @@ pub fn write_reports(dir: &Path) -> anyhow::Result<()> {
 pub fn write_report_files(report: &RunReport) -> anyhow::Result<()> {
     let (md_path, html_path) = report_paths(&report.run.dir);
     let html = html::render(report)?;
+    if let Some(run) = &report.run.spsa {
+        let svg = plots::spsa_trajectories(&tune::trajectories(run))?;
+        write_file(&report.run.dir.join("trajectory.svg"), &svg)?;
+    }
     write_file(&md_path, &markdown::render(report))?;
     write_file(&html_path, &html)
 }

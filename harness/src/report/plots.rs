@@ -528,6 +528,63 @@ type Chart<'a, 'b> = ChartContext<
     Cartesian2d<plotters::coord::types::RangedCoordf64, plotters::coord::types::RangedCoordf64>,
 >;
 
+/// One SPSA parameter's path: its name, range and θ after each applied iteration (the
+/// first point is the start, at iteration 0).
+pub struct Trajectory<'a> {
+    pub name: &'a str,
+    pub min: f64,
+    pub max: f64,
+    pub points: Vec<(f64, f64)>,
+}
+
+/// θ of every tuned parameter against iterations, each normalised to its range (0 = min,
+/// 1 = max), so parameters of different scales share one plot.
+pub fn spsa_trajectories(params: &[Trajectory]) -> anyhow::Result<String> {
+    let title = "SPSA: θ of each parameter, normalised to its range";
+    let x_max = params
+        .iter()
+        .flat_map(|p| p.points.last().map(|&(x, _)| x))
+        .fold(0.0f64, f64::max);
+    if params.is_empty() || x_max <= 0.0 {
+        return empty_plot(title, "no iteration applied yet");
+    }
+    svg(|root| {
+        let mut chart = ChartBuilder::on(root)
+            .caption(title, caption_style())
+            .margin(12)
+            .x_label_area_size(36)
+            .y_label_area_size(48)
+            .build_cartesian_2d(0.0..x_max, -0.02..1.02)
+            .map_err(plot_error)?;
+        mesh(&mut chart, "iteration", "(θ − min) / (max − min)")?;
+        for (i, param) in params.iter().enumerate() {
+            let colour = PALETTE[i % PALETTE.len()];
+            let span = (param.max - param.min).max(f64::MIN_POSITIVE);
+            let line = param
+                .points
+                .iter()
+                .map(|&(x, theta)| (x, ((theta - param.min) / span).clamp(0.0, 1.0)));
+            chart
+                .draw_series(LineSeries::new(line, colour.stroke_width(2)))
+                .map_err(plot_error)?
+                .label(param.name.to_string())
+                .legend(move |(x, y)| {
+                    PathElement::new([(x, y), (x + 18, y)], colour.stroke_width(2))
+                });
+        }
+        // Tuned values mostly sit near the start or the middle of their range; the legend
+        // goes where lines are rarest.
+        chart
+            .configure_series_labels()
+            .position(SeriesLabelPosition::MiddleRight)
+            .background_style(WHITE.mix(0.85))
+            .border_style(GRID)
+            .label_font((FONT, 15))
+            .draw()
+            .map_err(plot_error)
+    })
+}
+
 fn mesh(chart: &mut Chart, x: &str, y: &str) -> anyhow::Result<()> {
     chart
         .configure_mesh()

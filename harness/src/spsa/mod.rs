@@ -6,6 +6,7 @@
 //! - [`rule`]: the arithmetic (c_k, R_k, perturbation with random rounding, update), pure.
 //! - [`tuner`]: [`Tuner`] and its serde [`State`]: draws iterations from the current θ and
 //!   applies their results in order, several in flight.
+//! - [`trajectory`]: `spsa.csv`, one row an applied [`Step`], written and read.
 //!
 //! A driver: take [`Tuner::in_flight`] and play each [`Draw`]'s game pairs
 //! ([`Draw::pairs`]) of `plus` against `minus`; hand each iteration's (W, D, L) from plus's
@@ -17,6 +18,7 @@
 pub mod input;
 pub mod play;
 pub mod rule;
+pub mod trajectory;
 pub mod tuner;
 
 #[cfg(test)]

@@ -11,7 +11,7 @@ use std::sync::{Mutex, mpsc};
 use anyhow::Context;
 use serde::{Deserialize, Serialize};
 
-use super::{Draw, ParamDef, Settings, Step, Tuner, ValueKind};
+use super::{Draw, ParamDef, Settings, Step, Tuner, ValueKind, trajectory};
 use crate::book::Book;
 use crate::output::{FolderWriter, write_atomically, write_json};
 use crate::runner::{Control, EngineConfig, Event, Listener, MatchConfig, play_pairs};
@@ -242,8 +242,7 @@ pub fn write_tuned(spec: &SpsaSpec, tuner: &Tuner, path: &Path) -> anyhow::Resul
     write_atomically(path, &text)
 }
 
-/// spsa.csv: iteration, k, games, wins, draws, losses (plus's view), then c, R and θ of every
-/// parameter.
+/// spsa.csv, appended as the tune goes (its rows: [`trajectory`]).
 struct SpsaCsv {
     writer: csv::Writer<std::fs::File>,
     path: PathBuf,
@@ -253,13 +252,7 @@ impl SpsaCsv {
     /// Opens it for appending, keeping the first `applied` rows (a resumed tune re-applies
     /// nothing, so rows after the checkpoint are dropped).
     fn open(path: &Path, params: &[ParamDef], applied: u64) -> anyhow::Result<SpsaCsv> {
-        let mut header: Vec<String> = ["iteration", "k", "games", "wins", "draws", "losses"]
-            .iter()
-            .map(|s| s.to_string())
-            .collect();
-        for prefix in ["c", "r", "theta"] {
-            header.extend(params.iter().map(|p| format!("{prefix}.{}", p.name)));
-        }
+        let header = trajectory::header(params);
         let kept: String = match std::fs::read_to_string(path) {
             Ok(text) => text
                 .lines()
@@ -288,17 +281,7 @@ impl SpsaCsv {
     }
 
     fn append(&mut self, step: &Step) -> anyhow::Result<()> {
-        let mut record = vec![
-            step.iteration.to_string(),
-            format!("{:.4}", step.k),
-            step.result.games().to_string(),
-            step.result.wins.to_string(),
-            step.result.draws.to_string(),
-            step.result.losses.to_string(),
-        ];
-        for values in [&step.c, &step.r, &step.theta] {
-            record.extend(values.iter().map(|v| format!("{v:.6}")));
-        }
+        let record = trajectory::record(step);
         self.writer
             .write_record(&record)
             .and_then(|()| self.writer.flush().map_err(csv::Error::from))
