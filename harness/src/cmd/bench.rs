@@ -1,6 +1,6 @@
 use std::process::ExitCode;
 
-/// `harness bench match|tune`: throughput and speed measurements (README figures).
+/// `harness bench match|tune|store|spsa`: throughput and speed measurements (README figures).
 #[derive(Debug, clap::Args)]
 pub struct BenchArgs {
     #[command(subcommand)]
@@ -15,6 +15,8 @@ pub enum BenchWhat {
     Tune(super::bench_tune::TuneBenchArgs),
     /// PostgreSQL store: committed pairs per second and claim latency, simulated workers.
     Store(super::bench_store::StoreBenchArgs),
+    /// SPSA iterations per hour, in-process and over UCI, side by side.
+    Spsa(super::bench_spsa::SpsaBenchArgs),
 }
 
 pub fn run(args: BenchArgs) -> anyhow::Result<ExitCode> {
@@ -22,5 +24,6 @@ pub fn run(args: BenchArgs) -> anyhow::Result<ExitCode> {
         BenchWhat::Match(a) => super::bench_match::run(a),
         BenchWhat::Tune(a) => super::bench_tune::run(a),
         BenchWhat::Store(a) => super::bench_store::run(a),
+        BenchWhat::Spsa(a) => super::bench_spsa::run(a),
     }
 }

@@ -2,6 +2,7 @@
 
 pub mod bench;
 pub mod bench_match;
+pub mod bench_spsa;
 pub mod bench_store;
 pub mod bench_tune;
 pub mod book;

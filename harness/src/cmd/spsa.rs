@@ -4,14 +4,14 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use engine::params::{Params, select, specs};
+use engine::params::Params;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use crate::cli::match_options::{MatchArgs, build_config};
 use crate::cli::shell_quote;
 use crate::cli::spellings::{engine_groups, group_value};
-use crate::spsa::play::{SpsaSpec, TuneEvent, run_tune};
-use crate::spsa::{ParamDef, Settings, State, Tuner, ValueKind};
+use crate::spsa::play::{SpsaSpec, TuneEvent, registry_params, run_tune};
+use crate::spsa::{ParamDef, Settings, State, Tuner};
 use crate::{UsageError, usage_bail};
 
 #[derive(Debug, Clone, Default, clap::Args)]
@@ -67,23 +67,7 @@ fn param_defs(args: &SpsaArgs, start: &Params) -> anyhow::Result<Vec<ParamDef>> 
             .map_err(|e| UsageError(e.to_string()).into());
     }
     let list = args.params.as_deref().unwrap_or("search");
-    let ids = select(list).map_err(|e| UsageError(format!("--params {list}: {e}")))?;
-    Ok(ids
-        .into_iter()
-        .map(|id| {
-            let spec = &specs()[id];
-            ParamDef {
-                name: spec.name.clone(),
-                kind: ValueKind::Int,
-                start: f64::from(start.get(id)),
-                min: f64::from(spec.min),
-                max: f64::from(spec.max),
-                c_end: spec.spsa.c_end,
-                r_end: spec.spsa.r_end,
-            }
-        })
-        .filter(|d| d.min < d.max)
-        .collect())
+    registry_params(list, start).map_err(|e| UsageError(format!("--params {list}: {e}")).into())
 }
 
 /// A new tune from the options.

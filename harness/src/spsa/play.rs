@@ -89,6 +89,34 @@ impl SpsaSpec {
     }
 }
 
+/// Our engine's parameters named by `list` (names, groups, prefixes: see
+/// [`engine::params::select`]) as SPSA parameters: start values from `start`, range and step
+/// from their one declaration in the registry. Parameters with no range (switches fixed by
+/// the registry) are left out.
+pub fn registry_params(
+    list: &str,
+    start: &engine::params::Params,
+) -> Result<Vec<ParamDef>, String> {
+    let ids = engine::params::select(list).map_err(|e| e.to_string())?;
+    let specs = engine::params::specs();
+    Ok(ids
+        .into_iter()
+        .map(|id| {
+            let spec = &specs[id];
+            ParamDef {
+                name: spec.name.clone(),
+                kind: ValueKind::Int,
+                start: f64::from(start.get(id)),
+                min: f64::from(spec.min),
+                max: f64::from(spec.max),
+                c_end: spec.spsa.c_end,
+                r_end: spec.spsa.r_end,
+            }
+        })
+        .filter(|d| d.min < d.max)
+        .collect())
+}
+
 /// What the caller hears as the tune goes.
 pub enum TuneEvent<'a> {
     /// An iteration was applied; `tuner` has the new θ.
