@@ -123,7 +123,7 @@ pub fn run_worker(
             sleep_unless_stopped(options.idle_poll, stop);
             continue;
         };
-        if !prepared.contains_key(&id) {
+        if let std::collections::hash_map::Entry::Vacant(slot) = prepared.entry(id) {
             let test = store.test(id)?;
             let started = Instant::now();
             let ready = prepare_test(&test, options.concurrency, &mut memo)?;
@@ -132,7 +132,7 @@ pub fn run_worker(
                 options.name,
                 started.elapsed().as_secs_f64()
             ));
-            prepared.insert(id, ready);
+            slot.insert(ready);
         }
         if !registered {
             store.register_worker(&options.name, &options.host)?;
