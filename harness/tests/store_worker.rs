@@ -677,16 +677,48 @@ fn bad_input_is_a_clear_error_and_writes_nothing() {
         "a refused worker writes nothing"
     );
 
-    // With the book as it was, the same worker plays the test through.
+    // A second test (a copy of the first, made in SQL to skip the benches), stopped with
+    // `harness test stop`: workers claim nothing of it.
+    let copy: i64 = c
+        .query_one(
+            "INSERT INTO tests (spec, pair_count, seed, expected_bench, book_sha256)
+             SELECT spec, pair_count, seed, expected_bench, book_sha256 FROM tests WHERE id = $1
+             RETURNING id",
+            &[&id],
+        )
+        .expect("copy the test")
+        .get(0);
+    c.execute(
+        "INSERT INTO leases (test_id, pair_index) SELECT $1, g FROM generate_series(0, 3) g",
+        &[&copy],
+    )
+    .expect("its pairs");
+    let out = harness(&url, &["test", "stop", &copy.to_string()]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(text(&out.stdout).trim(), format!("test {copy}: stopped"));
+    let out = harness(&url, &["test", "status", "999"]);
+    assert!(
+        text(&out.stderr).contains("no test 999"),
+        "{}",
+        text(&out.stderr)
+    );
+
+    // With the book as it was, the same worker plays the first test through.
     std::fs::copy(&shipped, &book).expect("restore the book");
     let out = worker_once(&url, &[]);
     assert!(out.status.success(), "{}", text(&out.stderr));
-    assert_eq!(
+    let pairs_of = |test: i64| {
         count(
             &server,
             "bad",
-            &format!("SELECT count(*) FROM pair_results WHERE test_id = {id}")
-        ),
-        4
+            &format!("SELECT count(*) FROM pair_results WHERE test_id = {test}"),
+        )
+    };
+    assert_eq!(pairs_of(id), 4);
+    assert_eq!(pairs_of(copy), 0, "nothing claimed from a stopped test");
+    let list = text(&harness(&url, &["test", "list"]).stdout);
+    assert!(
+        list.contains("stopped") && list.contains("finished"),
+        "{list}"
     );
 }

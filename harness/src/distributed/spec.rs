@@ -62,3 +62,72 @@ pub fn match_config_of(test: &TestRecord) -> anyhow::Result<MatchConfig> {
     }
     Ok(config)
 }
+
+#[cfg(test)]
+mod tests {
+    use std::time::SystemTime;
+
+    use super::*;
+    use crate::runner::{EngineConfig, SprtSettings};
+    use crate::stats::{Pentanomial, Trinomial};
+    use crate::store::TestStatus;
+
+    fn record(test: &NewTest) -> TestRecord {
+        TestRecord {
+            id: 7,
+            status: TestStatus::Active,
+            spec: test.spec.clone(),
+            pair_count: test.pair_count,
+            seed: test.seed,
+            sprt: test.sprt,
+            expected_bench: test.expected_bench.clone(),
+            book_sha256: test.book_sha256.clone(),
+            created_at: SystemTime::now(),
+            finished_at: None,
+            pentanomial: Pentanomial::default(),
+            trinomial: Trinomial::default(),
+            llr: None,
+        }
+    }
+
+    #[test]
+    fn a_stored_match_reads_back_as_the_same_match() {
+        let dev = EngineConfig::builtin("dev", &[("delta_margin", 400)]).unwrap();
+        let base = EngineConfig::builtin("base", &[]).unwrap();
+        let mut config = MatchConfig::new(dev, base, 21);
+        config.seed = u64::MAX - 3;
+        config.sprt = Some(SprtSettings {
+            elo0: 0.0,
+            elo1: 5.0,
+            alpha: 0.05,
+            beta: 0.05,
+            model: "normalized".into(),
+        });
+        config.pgnout = Some("copy.pgn".into());
+        let test = new_test_from_config(&config, vec![Some(1), None]).unwrap();
+        assert_eq!(test.pair_count, 11);
+        assert_eq!(test.seed, u64::MAX - 3);
+        assert_eq!(test.sprt.map(|s| s.elo1), Some(5.0));
+        let back = match_config_of(&record(&test)).unwrap();
+        config.pgnout = None;
+        assert_eq!(back, config);
+    }
+
+    #[test]
+    fn a_spec_that_disagrees_with_its_test_is_refused() {
+        let config = MatchConfig::new(
+            EngineConfig::builtin("a", &[]).unwrap(),
+            EngineConfig::builtin("b", &[]).unwrap(),
+            10,
+        );
+        let test = new_test_from_config(&config, vec![None, None]).unwrap();
+        let mut stored = record(&test);
+        stored.pair_count = 6;
+        let err = match_config_of(&stored).unwrap_err().to_string();
+        assert!(err.contains("5 pairs") && err.contains("6 pairs"), "{err}");
+        let mut stored = record(&test);
+        stored.spec = serde_json::json!({"engines": "not a match"});
+        let err = match_config_of(&stored).unwrap_err().to_string();
+        assert!(err.contains("test 7"), "{err}");
+    }
+}

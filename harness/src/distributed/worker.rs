@@ -146,7 +146,15 @@ pub fn run_worker(
         };
         let test = &prepared[&id];
         let started = Instant::now();
-        let batch = play_batch(test, &lease, options, &mut renewer, stop, log)?;
+        let batch = match play_batch(test, &lease, options, &mut renewer, stop, log) {
+            Ok(batch) => batch,
+            Err(e) => {
+                // Give the pairs back at once rather than when the lease expires (best
+                // effort: the error is what matters).
+                let _ = store.release(id, &options.name, &lease.pairs);
+                return Err(e.context(format!("test {id}: playing pairs {:?}", lease.pairs)));
+            }
+        };
         let seconds = started.elapsed().as_secs_f64();
         let outcome = if batch.results.is_empty() {
             None
