@@ -49,9 +49,10 @@ fn match_options(seed: u64, games: u64, first_nodes: u64, second_nodes: u64) -> 
     ]
 }
 
-/// `harness test create` with these options; returns the id it printed (alone on stdout).
+/// `harness test create --store URL` with these options; returns the id it printed (alone on
+/// stdout).
 fn create_test(url: &str, options: &[String]) -> i64 {
-    let mut args = vec!["test", "create"];
+    let mut args = vec!["test", "create", "--store", url];
     args.extend(options.iter().map(String::as_str));
     let out = harness(url, &args);
     assert!(
@@ -253,6 +254,13 @@ fn export_equals_local(url: &str, id: i64, dir: &Path, local: &Path, pairs: u64)
     }
     let pairs_seen: BTreeSet<u64> = exported.values().map(|(r, _)| r.pair).collect();
     assert_eq!(pairs_seen, (0..pairs).collect());
+    for file in ["config.toml", "summary.json", "report.md", "report.html"] {
+        let written = std::fs::read_to_string(dir.join(file)).expect("exported file");
+        assert!(
+            !written.contains(PASSWORD),
+            "{file} holds the store's password"
+        );
+    }
     let ours = SummaryFile::load(dir).expect("exported summary.json");
     let theirs = SummaryFile::load(local).expect("local summary.json");
     assert_eq!(ours.pentanomial, theirs.pentanomial);
@@ -487,8 +495,14 @@ fn sprt_decides_centrally_and_workers_stop() {
     let test = id.to_string();
     let batch = 2;
     let mut a = Worker::start(&url, tmp.path(), "s1", &["--test", &test, "--batch", "2"]);
+    // The second worker logs in with the least-privileged worker role.
+    server.sql(
+        "sprt",
+        "CREATE ROLE sprt_worker LOGIN PASSWORD 'w-pw' IN ROLE harness_worker",
+    );
+    let worker_url = format!("postgres://sprt_worker:w-pw@127.0.0.1:{}/sprt", server.port);
     let mut b = Worker::start(
-        &url,
+        &worker_url,
         tmp.path(),
         "s2",
         &["--exit-when-idle", "--batch", "2"],
@@ -540,6 +554,14 @@ fn sprt_decides_centrally_and_workers_stop() {
     assert_eq!(summary.pentanomial.iter().sum::<u64>(), committed as u64);
     assert!(summary.stopped_by_sprt);
     assert_eq!(summary.stats.state.map(|s| s.name()), Some("accepted"));
+    // The worker role cannot create tests.
+    let out = harness(&worker_url, &["test", "create", "--games", "2"]);
+    let err = text(&out.stderr);
+    assert!(
+        !out.status.success() && err.contains("permission denied"),
+        "{err}"
+    );
+    assert!(!err.contains("w-pw"), "{err}");
     // A worker started now finds nothing to do.
     let mut late = Worker::start(&url, tmp.path(), "late", &["--exit-when-idle"]);
     assert_eq!(late.wait(&[]), Some(0), "{}", late.log());

@@ -8,6 +8,7 @@ use crate::UsageError;
 use crate::cli::match_options::{MatchArgs, build_config};
 use crate::distributed::status::{list_line, status_text};
 use crate::distributed::{expected_benches, export_test, match_config_of, new_test_from_config};
+use crate::store::url::redact;
 use crate::store::{Store, StoreUrl};
 
 #[derive(Debug, clap::Args)]
@@ -44,6 +45,14 @@ pub enum TestWhat {
     },
 }
 
+/// `a` with the password of a store URL in it replaced by `***`.
+fn redact_arg(a: &str) -> String {
+    match a.find("postgres://").or_else(|| a.find("postgresql://")) {
+        Some(at) => format!("{}{}", &a[..at], redact(&a[at..])),
+        None => a.to_string(),
+    }
+}
+
 fn connect(arg: Option<&StoreUrl>) -> anyhow::Result<Store> {
     let url = StoreUrl::from_arg_or_env(arg).map_err(|e| UsageError(e.to_string()))?;
     Ok(Store::connect(&url)?)
@@ -53,7 +62,9 @@ pub fn run(args: TestArgs) -> anyhow::Result<ExitCode> {
     let mut store = connect(args.store.as_ref())?;
     match args.what {
         TestWhat::Create(options) => {
-            let (config, _) = build_config(&options)?;
+            let (mut config, _) = build_config(&options)?;
+            // The command line is kept with the test: never with the store's password.
+            config.command = config.command.iter().map(|a| redact_arg(a)).collect();
             eprintln!("checking the engines' bench node counts...");
             let benches = expected_benches(&config, &mut |note| eprintln!("note: {note}"))?;
             let test = new_test_from_config(&config, benches)?;
