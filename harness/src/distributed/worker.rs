@@ -134,6 +134,10 @@ pub fn run_worker(
             ));
             slot.insert(ready);
         }
+        // The benches take seconds: a SIGTERM during them claims nothing.
+        if stop.load(Ordering::Relaxed) {
+            return Ok(WorkerEnd::Interrupted);
+        }
         if !registered {
             store.register_worker(&options.name, &options.host)?;
             registered = true;
