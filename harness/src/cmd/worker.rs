@@ -14,6 +14,13 @@ use crate::store::StoreUrl;
 const INTERRUPTED: u8 = 130;
 
 #[derive(Debug, clap::Args)]
+#[command(after_help = "\
+Before its first batch of a test the worker checks it: the book must be at the test's path \
+with the stored SHA-256, and each engine's bench node count must be the stored one (our engine \
+is benched in this process, a git= engine built here and benched); otherwise it refuses, with \
+nothing written. Exit codes: 0 when idle (--exit-when-idle) or when its --test ended; 130 after \
+SIGTERM or Ctrl-C (the pairs under way are finished and committed, the rest of the batch given \
+back; a second signal exits at once); 1 on an error.")]
 pub struct WorkerArgs {
     /// The store: postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE. Default: $HARNESS_STORE.
     #[arg(long)]
