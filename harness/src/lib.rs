@@ -16,6 +16,7 @@
 //! - [`report`]: match reports with plots.
 //! - [`spawn`]: starting child processes (engines, their bench).
 //! - [`store`]: tests in PostgreSQL for workers on many machines (claims, commits, SPRT).
+//! - [`distributed`]: matches over the store: test specs, the worker loop, export.
 //! - [`spsa`]: SPSA tuning as OpenBench does it (parameters, update rule, tuner state).
 //! - [`cli`]: the command line, and the options several commands share.
 //! - [`cmd`]: the command-line front ends of the above, one file a subcommand.
@@ -26,6 +27,7 @@ pub mod build;
 pub mod cli;
 pub mod cmd;
 pub mod datagen;
+pub mod distributed;
 pub mod game;
 pub mod interrupt;
 pub mod output;

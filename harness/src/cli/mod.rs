@@ -50,6 +50,12 @@ pub enum Command {
     Report(cmd::report::ReportArgs),
     /// Measure the harness: match throughput and tuner speed.
     Bench(cmd::bench::BenchArgs),
+    /// The PostgreSQL store of tests for many machines: `harness store migrate`.
+    Store(cmd::store_cmd::StoreArgs),
+    /// Tests in the store: create (from match options), list, status, stop, export.
+    Test(cmd::test_cmd::TestArgs),
+    /// Play batches of stored tests' game pairs and commit them to the store.
+    Worker(cmd::worker::WorkerArgs),
 }
 
 /// Runs the parsed command line.
@@ -63,5 +69,8 @@ pub fn run(cli: Cli) -> anyhow::Result<std::process::ExitCode> {
         Command::Tune(args) => cmd::tune::run(args),
         Command::Report(args) => cmd::report::run(args),
         Command::Bench(args) => cmd::bench::run(args),
+        Command::Store(args) => cmd::store_cmd::run(args),
+        Command::Test(args) => cmd::test_cmd::run(args),
+        Command::Worker(args) => cmd::worker::run(args),
     }
 }

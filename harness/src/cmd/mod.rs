@@ -11,4 +11,7 @@ pub mod elo;
 pub mod report;
 pub mod run_match;
 pub mod spsa;
+pub mod store_cmd;
+pub mod test_cmd;
 pub mod tune;
+pub mod worker;

@@ -76,6 +76,40 @@ impl Store {
         })
     }
 
+    /// The oldest active test (or test `test`, if active) with a pair that can be claimed now:
+    /// never handed out, or its lease expired. Reads only; `None` when there is none.
+    pub fn claimable_test(&mut self, test: Option<i64>) -> Result<Option<i64>, StoreError> {
+        self.run("look for claimable pairs", |c, url| {
+            let row = c
+                .query_opt(
+                    "SELECT t.id FROM tests t
+                     WHERE t.status = 'active' AND ($1::bigint IS NULL OR t.id = $1)
+                       AND EXISTS (SELECT 1 FROM leases l WHERE l.test_id = t.id
+                                   AND (l.expires_at IS NULL OR l.expires_at < now()))
+                     ORDER BY t.id LIMIT 1",
+                    &[&test],
+                )
+                .map_err(q(url, "look for claimable pairs"))?;
+            Ok(row.map(|r| r.get(0)))
+        })
+    }
+
+    /// Gives back `worker`'s lease on these pairs (not played: an interrupted batch), so other
+    /// workers can claim them at once. Pairs it no longer holds are left alone.
+    pub fn release(&mut self, test: i64, worker: &str, pairs: &[u64]) -> Result<u64, StoreError> {
+        let pairs: Vec<i64> = pairs.iter().map(|&p| p as i64).collect();
+        self.run("release a lease", |c, url| {
+            let n = c
+                .execute(
+                    "UPDATE leases SET worker = NULL, expires_at = NULL
+                     WHERE test_id = $1 AND worker = $2 AND pair_index = ANY($3)",
+                    &[&test, &worker, &pairs],
+                )
+                .map_err(q(url, "release a lease"))?;
+            Ok(n)
+        })
+    }
+
     /// Extends `worker`'s lease on these pairs by `lease` from now and marks the worker seen.
     /// Returns the pairs it still holds (a pair whose expired lease went to another worker,
     /// or that was committed, is left out).
