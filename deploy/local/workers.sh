@@ -48,6 +48,8 @@ fi
 host=$(hostname -s 2>/dev/null || hostname)
 prefix="local-$host-$$"
 
+# Said before the workers start, so that no worker's output is mixed into the line.
+echo "$me: starting $count workers ($prefix-1 ... $prefix-$count)" >&2
 # Monitor mode: each background worker gets its own process group.
 set -m
 pids=()
@@ -57,7 +59,6 @@ for ((i = 1; i <= count; i++)); do
   pids+=("$!")
   names+=("$prefix-$i")
 done
-echo "$me: started $count workers ($prefix-1 ... $prefix-$count)" >&2
 
 signalled=0
 forward() {

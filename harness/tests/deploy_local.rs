@@ -328,7 +328,7 @@ fn local_workers_drain_a_test_and_a_refused_store_fails_the_script() {
         engine::testing::skip(reason);
         return;
     }
-    let Some(store) = StoreWithTest::start(test, "deploy_local", 24) else {
+    let Some(store) = StoreWithTest::start(test, "deploy_local", 12) else {
         return;
     };
 
@@ -357,11 +357,11 @@ fn local_workers_drain_a_test_and_a_refused_store_fails_the_script() {
     let out = workers(
         &bin,
         &[
-            "3",
+            "2",
             "--test",
             &store.test_id.to_string(),
             "--batch",
-            "2",
+            "1",
             "--concurrency",
             "1",
             "--exit-when-idle",
@@ -374,14 +374,14 @@ fn local_workers_drain_a_test_and_a_refused_store_fails_the_script() {
     assert_eq!(out.status.code(), Some(0), "{err}");
     let started = err
         .lines()
-        .find_map(|l| l.strip_prefix("workers.sh: started 3 workers ("))
+        .find_map(|l| l.strip_prefix("workers.sh: starting 2 workers ("))
         .and_then(|l| l.split(" ...").next())
         .and_then(|first| first.strip_suffix("-1"))
         .unwrap_or_else(|| panic!("no 'started' line:\n{err}"))
         .to_string();
     let workers = store.assert_drained(|w| {
         w.strip_prefix(&format!("{started}-"))
-            .is_some_and(|i| ["1", "2", "3"].contains(&i))
+            .is_some_and(|i| ["1", "2"].contains(&i))
     });
     eprintln!("pairs committed by {workers:?}");
 }

@@ -265,6 +265,7 @@ impl Cluster {
             .arg(&script)
             .args(worker_args)
             .env_remove("HARNESS_STORE")
+            .env_remove("HARNESS_STORE_FILE")
             .envs(env.iter().copied());
         let out = cmd.output().expect("run sbatch");
         assert!(
@@ -395,6 +396,29 @@ fn sbatch_without_a_store_url_fails_with_the_scripts_message() {
         output.contains("workers.sbatch: HARNESS_STORE is not set"),
         "{output}"
     );
+
+    // The URL from a file (kept out of the job's environment) that cannot be read.
+    let missing = cluster.path("no-such-url-file");
+    let missing = missing.to_str().expect("utf-8");
+    let job = cluster.submit(
+        1,
+        &[
+            ("HARNESS_BIN", bin.to_str().expect("utf-8")),
+            ("HARNESS_STORE_FILE", missing),
+        ],
+        &[],
+    );
+    let tasks = cluster.wait(job, Duration::from_secs(120));
+    assert_eq!(tasks.len(), 1, "{tasks:?}");
+    assert_eq!(
+        (tasks[0].1.as_str(), tasks[0].2.as_str()),
+        ("FAILED", "2:0")
+    );
+    let output = cluster.job_outputs();
+    assert!(
+        output.contains(&format!("cannot read HARNESS_STORE_FILE={missing}")),
+        "{output}"
+    );
 }
 
 #[test]
@@ -408,7 +432,7 @@ fn an_array_job_of_workers_drains_a_test() {
     let Some(cluster) = Cluster::start() else {
         return;
     };
-    let Some(store) = StoreWithTest::start(test, "deploy_slurm", 24) else {
+    let Some(store) = StoreWithTest::start(test, "deploy_slurm", 12) else {
         return;
     };
     let worker_url = store.worker_url();
