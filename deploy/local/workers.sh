@@ -6,11 +6,11 @@
 # Starts N `harness worker` processes with the given options (for example --test ID,
 # --concurrency C, --batch PAIRS, --exit-when-idle), names them local-HOST-PID-1 ... -N
 # (PID: this script's), waits for them all, and forwards SIGINT, SIGTERM and SIGHUP to them:
-# the first asks each worker to stop after its batch, a second makes them exit at once,
-# as with a single harness. Each worker runs in its own process group, so a Ctrl-C at the
-# terminal reaches the workers once, through this script.
-# The store: HARNESS_STORE in the environment (or --store URL among the options; prefer the
-# environment or ~/.pgpass on shared machines, where command lines are visible to all).
+# the first asks each worker to finish and commit the games under way and exit, a second
+# makes them exit at once, as with a single harness. Each worker runs in its own process
+# group, so a Ctrl-C at the terminal reaches the workers once, through this script.
+# The store: HARNESS_STORE in the environment (--store URL among the options works too, but
+# on a shared machine every user sees command lines, and the password in them).
 # The binary: $HARNESS_BIN if set, else `harness` on PATH.
 # Exit status: 0 when every worker exited 0; 1 when any failed (each named on stderr);
 # 2 for bad arguments.
