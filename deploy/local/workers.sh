@@ -13,7 +13,11 @@
 # on a shared machine every user sees command lines, and the password in them).
 # The binary: $HARNESS_BIN if set, else `harness` on PATH.
 # Exit status: 0 when every worker exited 0; 1 when any failed (each named on stderr);
-# 2 for bad arguments.
+# 2 for bad arguments; after a signal, 128 + its number (130 for SIGINT, 143 for SIGTERM)
+# unless a worker failed, a worker that exits 130 or 143 (interrupted) having stopped as
+# asked. SIGINT works when the script runs in a terminal's foreground: a shell starts
+# background commands of its scripts with SIGINT ignored, and an ignored signal cannot be
+# caught; stop those with SIGTERM.
 set -uo pipefail
 
 me=${0##*/}
@@ -48,21 +52,13 @@ fi
 host=$(hostname -s 2>/dev/null || hostname)
 prefix="local-$host-$$"
 
-# Said before the workers start, so that no worker's output is mixed into the line.
-echo "$me: starting $count workers ($prefix-1 ... $prefix-$count)" >&2
-# Monitor mode: each background worker gets its own process group.
-set -m
+# Traps first, so that a signal arriving while the workers start is passed on too.
 pids=()
-names=()
-for ((i = 1; i <= count; i++)); do
-  "$bin" worker --name "$prefix-$i" "$@" </dev/null &
-  pids+=("$!")
-  names+=("$prefix-$i")
-done
-
 signalled=0
+stop_signal=
 forward() {
   signalled=1
+  [[ -n $stop_signal ]] || stop_signal=$1
   echo "$me: SIG$1: passing it on to the workers" >&2
   for pid in "${pids[@]}"; do
     kill -s "$1" "$pid" 2>/dev/null || true
@@ -71,6 +67,18 @@ forward() {
 trap 'forward INT' INT
 trap 'forward TERM' TERM
 trap 'forward HUP' HUP
+
+# Said before the workers start, so that no worker's output is mixed into the line.
+echo "$me: starting $count workers ($prefix-1 ... $prefix-$count)" >&2
+# Monitor mode: each background worker gets its own process group.
+set -m
+names=()
+for ((i = 1; i <= count; i++)); do
+  "$bin" worker --name "$prefix-$i" "$@" </dev/null &
+  pids+=("$!")
+  names+=("$prefix-$i")
+done
+
 
 failed=0
 for i in "${!pids[@]}"; do
@@ -82,7 +90,11 @@ for i in "${!pids[@]}"; do
     rc=$?
     ((signalled)) || break
   done
-  if ((rc != 0)); then
+  if ((rc == 0)); then
+    continue
+  elif [[ -n $stop_signal ]] && ((rc == 130 || rc == 143)); then
+    echo "$me: worker ${names[$i]} (pid ${pids[$i]}) stopped (status $rc)" >&2
+  else
     echo "$me: worker ${names[$i]} (pid ${pids[$i]}) exited with status $rc" >&2
     failed=$((failed + 1))
   fi
@@ -90,5 +102,9 @@ done
 if ((failed > 0)); then
   echo "$me: $failed of $count workers failed" >&2
   exit 1
+fi
+if [[ -n $stop_signal ]]; then
+  echo "$me: all $count workers stopped after SIG$stop_signal" >&2
+  exit $((128 + $(kill -l "$stop_signal")))
 fi
 echo "$me: all $count workers finished" >&2

@@ -40,19 +40,22 @@ fn workers(harness_bin: &Path, args: &[&str]) -> Command {
 /// A fake `harness` for the script's process handling. `worker --name NAME ARGS...` writes
 /// its arguments to `$FAKE_DIR/NAME.args` and its pid to `NAME.pid`; then, with
 /// FAKE_FAIL=K, the worker whose name ends in -K exits 3; with FAKE_WAIT=1 it waits for
-/// `$FAKE_DIR/release`, counting the SIGINTs it gets in `NAME.int` and exiting 0 at SIGTERM
-/// (writing `NAME.term`).
+/// `$FAKE_DIR/release`, counting the SIGINTs it gets in `NAME.int`, and at SIGTERM writes
+/// `NAME.term` and exits 130 (as an interrupted harness does).
 const FAKE_HARNESS: &str = r#"#!/bin/sh
 [ "$1" = worker ] && [ "$2" = --name ] || { echo "fake harness: unexpected arguments: $*" >&2; exit 64; }
 name=$3
 shift
+if [ "${FAKE_WAIT:-0}" = 1 ]; then
+  # Traps before the pid file: the test signals once every pid file is there.
+  ints=0
+  trap 'ints=$((ints + 1)); echo $ints > "$FAKE_DIR/$name.int"' INT
+  trap 'echo TERM > "$FAKE_DIR/$name.term"; exit 130' TERM
+fi
 printf '%s\n' "$@" > "$FAKE_DIR/$name.args"
 echo $$ > "$FAKE_DIR/$name.pid"
 case "$name" in *-"${FAKE_FAIL:-none}") exit 3;; esac
 if [ "${FAKE_WAIT:-0}" = 1 ]; then
-  ints=0
-  trap 'ints=$((ints + 1)); echo $ints > "$FAKE_DIR/$name.int"' INT
-  trap 'echo TERM > "$FAKE_DIR/$name.term"; exit 0' TERM
   # Until released, or at most a minute (a failed test leaves none behind).
   i=0
   while [ ! -e "$FAKE_DIR/release" ] && [ $i -lt 1200 ]; do sleep 0.05; i=$((i + 1)); done
@@ -236,14 +239,21 @@ fn each_worker_gets_a_name_and_the_options_and_failures_are_counted() {
 /// Starts `workers.sh 3` with waiting fake workers in its own process group (as a shell
 /// starts a foreground job); returns once all three have started.
 fn start_waiting(fake: &Fake) -> Child {
-    let child = fake
-        .command(&["3"])
+    let mut child = fake.command(&["3"]);
+    child
         .env("FAKE_WAIT", "1")
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
-        .process_group(0)
-        .spawn()
-        .expect("start workers.sh");
+        .process_group(0);
+    // As from a terminal, SIGINT not ignored (a test run started in the background of a
+    // script would pass an ignored SIGINT on, and bash cannot trap an ignored signal).
+    unsafe {
+        child.pre_exec(|| {
+            libc::signal(libc::SIGINT, libc::SIG_DFL);
+            Ok(())
+        });
+    }
+    let child = child.spawn().expect("start workers.sh");
     let deadline = Instant::now() + Duration::from_secs(30);
     while fake.started().len() < 3
         || fake
@@ -270,7 +280,9 @@ fn ctrl_c_reaches_each_worker_once() {
     std::fs::write(fake.dir.path().join("release"), "").expect("release the workers");
     let out = wait_for(child, Duration::from_secs(30), &fake);
     let err = text(&out.stderr);
-    assert_eq!(out.status.code(), Some(0), "{err}");
+    // Interrupted: 128 + SIGINT, the workers having ended (here with status 0).
+    assert_eq!(out.status.code(), Some(130), "{err}");
+    assert!(err.contains("all 3 workers stopped after SIGINT"), "{err}");
     assert!(
         err.contains("SIGINT: passing it on to the workers"),
         "{err}"
@@ -294,7 +306,10 @@ fn sigterm_is_passed_on_and_the_script_waits_for_the_workers() {
     signal(child.id() as i32, libc::SIGTERM);
     let out = wait_for(child, Duration::from_secs(30), &fake);
     let err = text(&out.stderr);
-    assert_eq!(out.status.code(), Some(0), "{err}");
+    // Workers that exit 130 after the forwarded signal stopped as asked: not failures.
+    assert_eq!(out.status.code(), Some(143), "{err}");
+    assert!(err.contains("stopped (status 130)"), "{err}");
+    assert!(err.contains("all 3 workers stopped after SIGTERM"), "{err}");
     assert!(
         err.contains("SIGTERM: passing it on to the workers"),
         "{err}"
