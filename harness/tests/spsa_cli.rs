@@ -150,4 +150,28 @@ fn bad_parameters_are_usage_errors() {
     ]);
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("exactly one --engine"));
+
+    // A parameter the engine does not have, ours or an external one's `uci` options: an
+    // error naming it before anything is written.
+    let file = tmp.path().join("params.txt");
+    std::fs::write(&file, "no_such_knob, int, 5, 0, 10, 1, 0.002\n").unwrap();
+    let fake = format!("cmd={}", env!("CARGO_BIN_EXE_fake-uci"));
+    for engine in ["name=ours", fake.as_str()] {
+        let dir = tmp.path().join("unknown");
+        let out = harness(&[
+            "spsa",
+            "--engine",
+            engine,
+            "--params-file",
+            file.to_str().unwrap(),
+            "--each",
+            "nodes=100",
+            "--out",
+            dir.to_str().unwrap(),
+        ]);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{engine}: {err}");
+        assert!(err.contains("no_such_knob"), "{engine}: {err}");
+        assert!(!dir.exists(), "{engine}: nothing written");
+    }
 }

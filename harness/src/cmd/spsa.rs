@@ -10,7 +10,7 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use crate::cli::match_options::{MatchArgs, build_config};
 use crate::cli::shell_quote;
 use crate::cli::spellings::{engine_groups, group_value};
-use crate::spsa::play::{SpsaSpec, TuneEvent, registry_params, run_tune};
+use crate::spsa::play::{SpsaSpec, TuneEvent, check_engines, registry_params, run_tune};
 use crate::spsa::{ParamDef, Settings, State, Tuner};
 use crate::{UsageError, usage_bail};
 
@@ -159,6 +159,7 @@ pub fn run(args: SpsaArgs) -> anyhow::Result<ExitCode> {
                     shell_quote(&dir.display().to_string())
                 );
             }
+            check_engines(&spec).map_err(|e| UsageError(format!("harness spsa: {e:#}")))?;
             std::fs::create_dir_all(&dir)
                 .map_err(|e| UsageError(format!("cannot create {}: {e}", dir.display())))?;
             let tuner = Tuner::new(spec.params.clone(), spec.settings.clone())

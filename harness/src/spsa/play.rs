@@ -117,6 +117,19 @@ pub fn registry_params(
         .collect())
 }
 
+/// Starts both sides once at the start values, so that a parameter the engine does not have
+/// (not in our registry, or not among an external engine's `uci` options), an engine that
+/// does not start or a bad value is an error before any file is written.
+pub fn check_engines(spec: &SpsaSpec) -> anyhow::Result<()> {
+    let starts: Vec<f64> = spec.params.iter().map(|p| p.start).collect();
+    let mut both = spec.games.clone();
+    both.engines = vec![
+        spec.engine_with("plus", &starts)?,
+        spec.engine_with("minus", &starts)?,
+    ];
+    crate::runner::play::make_players(&both).map(drop)
+}
+
 /// What the caller hears as the tune goes.
 pub enum TuneEvent<'a> {
     /// An iteration was applied; `tuner` has the new θ.
