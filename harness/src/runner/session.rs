@@ -156,7 +156,39 @@ pub fn run_match(
         },
         &board,
     )?;
-    let run = play_pairs(config, book.as_ref(), pairs, &mut board, stop, &mut chain)?;
+    let mut run = play_pairs(
+        config,
+        book.as_ref(),
+        pairs.clone(),
+        &mut board,
+        stop,
+        &mut chain,
+    )?;
+    // The pairs under way when the LLR crossed a bound count too and may bring it back
+    // inside: then the test goes on from the pairs not yet played (the games of pair k depend
+    // only on the seed, k and the engines, so this is the same match).
+    while run.stopped_early
+        && !run.interrupted
+        && run.fault_stop.is_none()
+        && board.summary(sprt.as_ref()).state() == SprtState::Continue
+        && board.pairs() < pairs.end
+    {
+        let more = play_pairs(
+            config,
+            book.as_ref(),
+            pairs.clone(),
+            &mut board,
+            stop,
+            &mut chain,
+        )?;
+        run = RunOutcome {
+            games_played: run.games_played + more.games_played,
+            interrupted: more.interrupted,
+            stopped_early: more.stopped_early,
+            fault_stop: more.fault_stop,
+            search_seconds: run.search_seconds + more.search_seconds,
+        };
+    }
     drop(chain);
     let (crossed_at, listener) = (sprt_stop.crossed_at, sprt_stop.inner);
 
