@@ -15,6 +15,8 @@ pub enum BenchWhat {
     Tune(super::bench_tune::TuneBenchArgs),
     /// PostgreSQL store: committed pairs per second and claim latency, simulated workers.
     Store(super::bench_store::StoreBenchArgs),
+    /// Engine speed: `engine bench` nps side by side with another build (e.g. --against git=REV).
+    Engine(super::bench_engine::EngineBenchArgs),
 }
 
 pub fn run(args: BenchArgs) -> anyhow::Result<ExitCode> {
@@ -22,5 +24,6 @@ pub fn run(args: BenchArgs) -> anyhow::Result<ExitCode> {
         BenchWhat::Match(a) => super::bench_match::run(a),
         BenchWhat::Tune(a) => super::bench_tune::run(a),
         BenchWhat::Store(a) => super::bench_store::run(a),
+        BenchWhat::Engine(a) => super::bench_engine::run(a),
     }
 }
