@@ -138,12 +138,11 @@ fn squares(m: Move) -> (usize, usize) {
 /// sort done lazily, since a cut-off often comes after the first few moves).
 #[inline]
 pub(crate) fn pick(moves: &mut MoveList, scores: &mut [i32], index: usize) -> (Move, i32) {
-    let mut best = index;
-    for i in index + 1..moves.len() {
-        if scores[i] > scores[best] {
-            best = i;
-        }
-    }
+    let rest = &scores[index..moves.len()];
+    // The first of the highest (ties keep generation order). Two passes, because a plain
+    // maximum vectorises and the running index of the best does not.
+    let top = rest.iter().copied().max().unwrap_or(i32::MIN);
+    let best = index + rest.iter().position(|&s| s == top).unwrap_or(0);
     moves.swap(index, best);
     scores.swap(index, best);
     (moves[index], scores[index])
