@@ -139,7 +139,12 @@ impl Searcher {
 
     /// Resizes (and clears) the transposition table.
     pub fn set_hash_size(&mut self, hash_mb: usize) {
-        self.tt = TranspositionTable::new(hash_mb);
+        // The same size again (GUIs send `Hash` at start-up) only needs a clear.
+        if self.tt.megabytes() == hash_mb.max(1) {
+            self.tt.clear();
+        } else {
+            self.tt = TranspositionTable::new(hash_mb);
+        }
     }
 
     /// Forgets everything learnt in the previous game (transposition table, history).

@@ -57,6 +57,9 @@ pub(crate) struct Hit {
 pub(crate) struct TranspositionTable {
     entries: Slots,
     generation: u8,
+    /// Whether anything was stored since the table was last zeroed: clearing a clean table
+    /// (a new game right after start-up or after the previous clear) costs nothing.
+    dirty: bool,
 }
 
 impl TranspositionTable {
@@ -65,11 +68,20 @@ impl TranspositionTable {
         TranspositionTable {
             entries: Slots::new(count),
             generation: 0,
+            dirty: false,
         }
     }
 
+    /// The table's size in MiB as [`TranspositionTable::new`] was given it.
+    pub(crate) fn megabytes(&self) -> usize {
+        (self.entries.len() * std::mem::size_of::<Entry>()) >> 20
+    }
+
     pub(crate) fn clear(&mut self) {
-        self.entries.zero();
+        if self.dirty {
+            self.entries.zero();
+            self.dirty = false;
+        }
         self.generation = 0;
     }
 
@@ -130,6 +142,7 @@ impl TranspositionTable {
         best: PackedMove,
     ) {
         let index = self.index(key);
+        self.dirty = true;
         let generation = self.generation;
         let e = &mut self.entries[index];
         let same = e.key == key;
@@ -286,5 +299,12 @@ mod tests {
         assert!(tt.probe(44, 0).is_none());
         tt.clear();
         assert!(tt.probe(42, 2).is_none());
+        // A clean table stays clean; a store makes it need zeroing again.
+        tt.clear();
+        assert!(tt.probe(43, 1).is_none());
+        tt.store(42, 0, 1, 5, Bound::Lower, PackedMove::NONE);
+        tt.clear();
+        assert!(tt.probe(42, 0).is_none());
+        assert_eq!(tt.megabytes(), 1);
     }
 }
