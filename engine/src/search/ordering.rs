@@ -39,8 +39,12 @@ impl Heuristics {
     /// Between searches: forget killers, keep half of the history.
     pub(crate) fn age(&mut self) {
         self.killers = [[None; 2]; MAX_PLY + 1];
-        for v in self.history.iter_mut().flatten().flatten() {
-            *v /= 2;
+        // Row by row: a loop over a fixed-size row vectorises (this runs before every search,
+        // so a 1000-node search paid for 8192 scalar divisions).
+        for row in self.history.iter_mut().flatten() {
+            for v in row.iter_mut() {
+                *v /= 2;
+            }
         }
     }
 
