@@ -19,7 +19,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{Receiver, Sender, channel};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use shakmaty::fen::Fen;
 use shakmaty::uci::UciMove;
@@ -37,6 +37,8 @@ pub const DEFAULT_HASH_MB: usize = 16;
 /// Largest `Hash`: 1 GiB. Larger tables gain little at the speeds this engine is tested at,
 /// and a failed allocation aborts the process (release builds abort on panic).
 pub const MAX_HASH_MB: usize = 1024;
+/// How long a search's info lines may be held back (see [`run_search`]).
+const INFO_HOLD: Duration = Duration::from_millis(10);
 /// The search thread recurses deeply with a move list per ply.
 const SEARCH_STACK_BYTES: usize = 64 << 20;
 
@@ -129,10 +131,19 @@ fn run_search(job: SearchJob, out: &Output) -> Searcher {
         silent,
     } = job;
     let mut hashfull = 0;
+    let started = Instant::now();
+    // The info lines of a search's first milliseconds are held back and written with the
+    // next line or the `bestmove`: one write (and one wake-up of the GUI) per short search
+    // instead of one per iteration.
+    let mut held: Vec<String> = Vec::new();
     let mut on_iteration = |info: &SearchInfo| {
         hashfull = info.hashfull;
         if !silent.load(Ordering::Relaxed) {
-            send_message(out, &iteration_message(info, castling));
+            held.push(iteration_message(info, castling).to_string());
+            if started.elapsed() >= INFO_HOLD {
+                send(out, &held.join("\n"));
+                held.clear();
+            }
         }
     };
     let result = searcher.search_moves(
@@ -144,11 +155,15 @@ fn run_search(job: SearchJob, out: &Output) -> Searcher {
         &mut on_iteration,
     );
     // UCI: after `go infinite` (and while pondering) the best move waits for `stop`.
+    if limits.infinite && !held.is_empty() && !silent.load(Ordering::Relaxed) {
+        send(out, &held.join("\n"));
+        held.clear();
+    }
     while limits.infinite && !stop.load(Ordering::Relaxed) {
         std::thread::sleep(Duration::from_millis(1));
     }
     let silent = silent.load(Ordering::Relaxed);
-    let mut lines = Vec::new();
+    let mut lines = held;
     if !silent && let Some(best) = result.best_move {
         lines.push(final_message(&result, best, hashfull, castling).to_string());
     }
@@ -190,6 +205,9 @@ pub struct Session {
     position: Chess,
     /// Keys of the positions before `position`, oldest first.
     history: Vec<u64>,
+    /// The `position` command that gave `position`, so that the next one (the same game
+    /// one or two moves on) only plays its new moves.
+    replayed: Option<Replayed>,
     /// Why the last `position` was rejected: `go` then answers `bestmove 0000`.
     position_error: Option<String>,
     /// `None` while a search thread owns it.
@@ -214,6 +232,7 @@ impl Session {
             chess960: false,
             position: Chess::default(),
             history: Vec::new(),
+            replayed: None,
             position_error: None,
             running: None,
             worker: None,
@@ -291,19 +310,11 @@ impl Session {
                     searcher.new_game();
                     self.position = Chess::default();
                     self.history.clear();
+                    self.replayed = None;
                     self.position_error = None;
                 }
             }
-            GuiMessage::Position { start, moves } => {
-                match parse_position(&start, &moves, self.castling_mode()) {
-                    Ok((position, history)) => {
-                        self.position = position;
-                        self.history = history;
-                        self.position_error = None;
-                    }
-                    Err(message) => self.reject_position(message),
-                }
-            }
+            GuiMessage::Position { start, moves } => self.set_position(start, moves),
             GuiMessage::Go(go) => {
                 let mut warnings = Vec::new();
                 let request = command::go_request(&go, &mut warnings);
@@ -323,7 +334,41 @@ impl Session {
         true
     }
 
+    /// `position`: when it continues the previous one (same start, same first moves), only
+    /// the new moves are played on the current position; otherwise it is set up anew.
+    fn set_position(&mut self, start: StartPosition, moves: Vec<UciMove>) {
+        let castling = self.castling_mode();
+        let continues = self.position_error.is_none()
+            && self.replayed.as_ref().is_some_and(|r| {
+                r.castling == castling && r.start == start && moves.starts_with(&r.moves)
+            });
+        let outcome = if continues {
+            let done = self.replayed.as_ref().map_or(0, |r| r.moves.len());
+            play_moves(&mut self.position, &mut self.history, &moves[done..])
+        } else {
+            set_up(&start, castling).and_then(|mut position| {
+                let mut history = Vec::with_capacity(moves.len());
+                play_moves(&mut position, &mut history, &moves)?;
+                self.position = position;
+                self.history = history;
+                Ok(())
+            })
+        };
+        match outcome {
+            Ok(()) => {
+                self.position_error = None;
+                self.replayed = Some(Replayed {
+                    start,
+                    moves,
+                    castling,
+                });
+            }
+            Err(message) => self.reject_position(message),
+        }
+    }
+
     fn reject_position(&mut self, message: String) {
+        self.replayed = None;
         self.error(&format!(
             "{message}; no position until the next good 'position'"
         ));
@@ -635,30 +680,37 @@ impl Session {
 }
 
 /// The position a `position` command describes, and the keys of the positions before it.
-fn parse_position(
-    start: &StartPosition,
-    moves: &[UciMove],
+/// What the last good `position` command said.
+struct Replayed {
+    start: StartPosition,
+    moves: Vec<UciMove>,
     castling: CastlingMode,
-) -> Result<(Chess, Vec<u64>), String> {
-    let mut pos = match start {
-        StartPosition::StartPos => Chess::default(),
+}
+
+/// The start position of a `position` command.
+fn set_up(start: &StartPosition, castling: CastlingMode) -> Result<Chess, String> {
+    match start {
+        StartPosition::StartPos => Ok(Chess::default()),
         StartPosition::Fen(fen) => fen
             .clone()
             .into_position(castling)
-            .map_err(|e| format!("position: illegal FEN position '{fen}': {e}"))?,
-    };
-    let mut history = Vec::with_capacity(moves.len());
+            .map_err(|e| format!("position: illegal FEN position '{fen}': {e}")),
+    }
+}
+
+/// Plays `moves` on `pos`, recording the key of each position left behind in `history`.
+fn play_moves(pos: &mut Chess, history: &mut Vec<u64>, moves: &[UciMove]) -> Result<(), String> {
     for uci in moves {
-        let m = uci.to_move(&pos).map_err(|_| {
+        let m = uci.to_move(pos).map_err(|_| {
             format!(
                 "position: illegal move '{uci}' in position {}",
-                Fen::from_position(&pos, shakmaty::EnPassantMode::Legal)
+                Fen::from_position(pos, shakmaty::EnPassantMode::Legal)
             )
         })?;
-        history.push(position_key(&pos));
+        history.push(position_key(pos));
         pos.play_unchecked(m);
     }
-    Ok((pos, history))
+    Ok(())
 }
 
 fn score_value(score: Score) -> ScoreValue {

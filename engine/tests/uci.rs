@@ -471,3 +471,55 @@ fn out_of_range_values_are_reported_not_fatal() {
     e.send("quit");
     assert!(e.child.wait().unwrap().success());
 }
+
+/// The root moves `go perft 1` lists for the current position.
+fn perft_moves(engine: &mut Engine) -> Vec<String> {
+    engine.send("go perft 1");
+    let mut moves: Vec<String> = engine
+        .until("Nodes searched")
+        .into_iter()
+        .filter(|l| l.contains(": "))
+        .collect();
+    moves.sort();
+    moves
+}
+
+#[test]
+fn a_position_continuing_the_last_one_is_the_same_as_set_up_anew() {
+    let lines = [
+        "position startpos moves e2e4 e7e5",
+        "position startpos moves e2e4 e7e5 g1f3 b8c6",
+        "position startpos moves e2e4 e7e5 g1f3 b8c6 f1b5 a7a6 e1g1",
+        "position startpos moves d2d4",
+        "position fen 4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 1 moves e5d6",
+        "position fen 4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 1 moves e5d6 e8d7",
+    ];
+    let mut continuing = Engine::start(&[]);
+    let mut listed = Vec::new();
+    for line in lines {
+        continuing.send(line);
+        let moves = perft_moves(&mut continuing);
+        let mut fresh = Engine::start(&[]);
+        fresh.send(line);
+        assert_eq!(moves, perft_moves(&mut fresh), "{line}");
+        fresh.send("quit");
+        listed.push(moves.len());
+    }
+    assert!(listed.iter().all(|&n| n > 0), "{listed:?}");
+    // An illegal move in the continuation is rejected, and the next good `position` (which
+    // continues the last good one) is set up correctly.
+    continuing.send("position startpos moves d2d4 zzzz");
+    continuing.send("go nodes 100");
+    assert!(
+        continuing
+            .until("bestmove")
+            .last()
+            .is_some_and(|l| l == "bestmove 0000")
+    );
+    continuing.send("position startpos moves d2d4 d7d5");
+    let mut fresh = Engine::start(&[]);
+    fresh.send("position startpos moves d2d4 d7d5");
+    assert_eq!(perft_moves(&mut continuing), perft_moves(&mut fresh));
+    fresh.send("quit");
+    continuing.send("quit");
+}

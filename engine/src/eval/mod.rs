@@ -18,6 +18,7 @@
 //! Pawnless positions where neither side can force mate (KK, KNK, KBK, KNNK, KBKB, ...) report
 //! no features and evaluate to 0.
 
+mod incremental;
 mod king;
 mod material;
 mod mating;
@@ -26,9 +27,10 @@ mod pieces;
 mod sink;
 mod trace;
 
-use shakmaty::{Chess, Color, Position, Role};
+use shakmaty::{Chess, Color, Move, Position, Role};
 
 use crate::params::{self, Params, TOTAL_FEATURES};
+pub use incremental::PieceSquares;
 pub use sink::Sink;
 use sink::{WeightSink, Weights};
 pub use trace::{EvalTrace, TraceTerm, trace};
@@ -71,8 +73,10 @@ pub fn extract<S: Sink>(pos: &Chess, sink: &mut S) {
         return;
     }
     for color in Color::ALL {
-        material::material(board, color, sink);
-        material::piece_squares(board, color, sink);
+        if S::PIECE_SQUARES {
+            material::material(board, color, sink);
+            material::piece_squares(board, color, sink);
+        }
         pawns::pawn_structure(board, color, sink);
         pieces::piece_activity(board, color, sink);
         king::king_pawns(board, color, sink);
@@ -84,6 +88,9 @@ pub fn extract<S: Sink>(pos: &Chess, sink: &mut S) {
 #[derive(Clone, Debug)]
 pub struct Evaluator {
     weights: Box<Weights>,
+    /// Material plus piece-square weight of each piece on each square, for the sums the
+    /// search keeps incrementally.
+    piece_squares: Box<incremental::PieceSquareTable>,
 }
 
 impl Evaluator {
@@ -94,20 +101,71 @@ impl Evaluator {
             let (mg, eg) = params::feature_params(feature);
             *w = [params.get(mg), params.get(eg)];
         }
-        Evaluator { weights }
+        let piece_squares = incremental::PieceSquareTable::new(&weights);
+        Evaluator {
+            weights,
+            piece_squares,
+        }
     }
 
     /// Evaluation in centipawns from White's view. Allocation-free.
     pub fn evaluate_white(&self, pos: &Chess) -> i32 {
-        let mut sink = WeightSink {
+        let sink = WeightSink::<true> {
             weights: &self.weights,
             mg: 0,
             eg: 0,
         };
+        self.finish(pos, sink)
+    }
+
+    /// [`Evaluator::evaluate_white`] given the material and piece-square sums of `pos`
+    /// (kept up to date by [`Evaluator::piece_squares_after`]), so that only the other terms
+    /// are computed. Exactly equal to `evaluate_white(pos)`.
+    pub fn evaluate_white_with(&self, pos: &Chess, sums: PieceSquares) -> i32 {
+        // Pawnless boards may be dead draws or K+X vs K, evaluated by their own rules.
+        if pos.board().pawns().is_empty() {
+            return self.evaluate_white(pos);
+        }
+        let sink = WeightSink::<false> {
+            weights: &self.weights,
+            mg: sums.mg,
+            eg: sums.eg,
+        };
+        self.finish(pos, sink)
+    }
+
+    /// Adds the features of `pos` to `sink` and blends its sums by phase.
+    #[inline(always)]
+    fn finish<const PIECE_SQUARES: bool>(
+        &self,
+        pos: &Chess,
+        mut sink: WeightSink<'_, PIECE_SQUARES>,
+    ) -> i32 {
         extract(pos, &mut sink);
         let phase = phase(pos);
         // Truncation toward zero keeps a position and its colour-flipped mirror exact negatives.
         (sink.mg * phase + sink.eg * (PHASE_MAX - phase)) / PHASE_MAX
+    }
+
+    /// The material and piece-square sums of `pos`, from scratch.
+    pub fn piece_squares(&self, pos: &Chess) -> PieceSquares {
+        self.piece_squares.of(pos.board())
+    }
+
+    /// The sums after playing the legal move `m` in `pos`, whose sums are `sums`.
+    #[inline]
+    pub fn piece_squares_after(&self, pos: &Chess, sums: PieceSquares, m: Move) -> PieceSquares {
+        self.piece_squares.after(pos.turn(), sums, m)
+    }
+
+    /// [`Evaluator::evaluate_white_with`] from the side to move's view.
+    pub fn evaluate_with(&self, pos: &Chess, sums: PieceSquares) -> i32 {
+        let white = self.evaluate_white_with(pos, sums);
+        if pos.turn() == Color::White {
+            white
+        } else {
+            -white
+        }
     }
 
     /// Evaluation in centipawns from the side to move's view.

@@ -8,6 +8,10 @@ use crate::params::{FeatureId, TOTAL_FEATURES};
 /// Receives the features of a position, one `(feature, coefficient)` at a time. The same
 /// feature may arrive several times; its coefficients add up.
 pub trait Sink {
+    /// Whether [`super::extract`] reports material and piece-square features to this sink
+    /// (false for the search's sink, which keeps their sum up to date move by move).
+    const PIECE_SQUARES: bool = true;
+
     /// Adds `coef` (White minus Black) to feature `feature`.
     fn add(&mut self, feature: FeatureId, coef: i32);
 }
@@ -16,13 +20,17 @@ pub trait Sink {
 pub(crate) type Weights = [[i32; 2]; TOTAL_FEATURES];
 
 /// Sums middlegame and endgame weights; the evaluator blends them by phase afterwards.
-pub(crate) struct WeightSink<'a> {
+/// Without `PIECE_SQUARES` it starts from the material and piece-square sums kept by the
+/// search instead of receiving those features.
+pub(crate) struct WeightSink<'a, const PIECE_SQUARES: bool = true> {
     pub weights: &'a Weights,
     pub mg: i32,
     pub eg: i32,
 }
 
-impl Sink for WeightSink<'_> {
+impl<const PIECE_SQUARES: bool> Sink for WeightSink<'_, PIECE_SQUARES> {
+    const PIECE_SQUARES: bool = PIECE_SQUARES;
+
     #[inline(always)]
     fn add(&mut self, feature: FeatureId, coef: i32) {
         let [mg, eg] = self.weights[feature];

@@ -22,7 +22,7 @@ use std::time::{Duration, Instant};
 use shakmaty::zobrist::Zobrist64;
 use shakmaty::{Chess, EnPassantMode, Move, MoveList, Position};
 
-use crate::eval::Evaluator;
+use crate::eval::{Evaluator, PieceSquares};
 use crate::params::Params;
 use draw::KeyStack;
 use knobs::{Knobs, LmrTable};
@@ -103,6 +103,8 @@ pub struct Searcher {
     tt: TranspositionTable,
     heuristics: Heuristics,
     keys: KeyStack,
+    /// Material and piece-square sums of the position at each ply of the current path.
+    piece_squares: Vec<PieceSquares>,
     pv: Vec<MoveList>,
 }
 
@@ -118,6 +120,7 @@ impl Searcher {
             tt: TranspositionTable::new(hash_mb),
             heuristics: Heuristics::new(),
             keys: KeyStack::new(),
+            piece_squares: vec![PieceSquares::default(); MAX_PLY + 2],
             pv: vec![MoveList::new(); MAX_PLY + 2],
         }
     }
@@ -136,7 +139,12 @@ impl Searcher {
 
     /// Resizes (and clears) the transposition table.
     pub fn set_hash_size(&mut self, hash_mb: usize) {
-        self.tt = TranspositionTable::new(hash_mb);
+        // The same size again (GUIs send `Hash` at start-up) only needs a clear.
+        if self.tt.megabytes() == hash_mb.max(1) {
+            self.tt.clear();
+        } else {
+            self.tt = TranspositionTable::new(hash_mb);
+        }
     }
 
     /// Forgets everything learnt in the previous game (transposition table, history).
@@ -159,6 +167,7 @@ impl Searcher {
             tt: &mut self.tt,
             heuristics: &mut self.heuristics,
             keys: &mut self.keys,
+            piece_squares: &mut self.piece_squares,
             pv: &mut self.pv,
             stop,
             root_moves,
@@ -206,6 +215,7 @@ impl Searcher {
         let only: &[Move] = if restricted { &root_moves } else { &[] };
         let root_key = position_key(root);
         self.keys.reset(history, root_key);
+        self.piece_squares[0] = self.evaluator.piece_squares(root);
         self.tt.new_search();
         self.heuristics.age();
 
@@ -324,6 +334,7 @@ impl Searcher {
         let time = TimeManager::new(&limits, pos.turn(), Instant::now());
         let key = position_key(pos);
         self.keys.reset(&[], key);
+        self.piece_squares[0] = self.evaluator.piece_squares(pos);
         let mut worker = self.worker(&stop, &[], time, u64::MAX);
         let score = worker.qsearch(pos, key, -INFINITY, INFINITY, 0, 0);
         let mut leaf = pos.clone();

@@ -35,7 +35,7 @@ impl Worker<'_> {
         }
         let in_check = pos.is_check();
         if ply >= MAX_PLY - 1 || qply >= self.knobs.qsearch_depth {
-            return self.evaluate(pos);
+            return self.evaluate(pos, ply);
         }
 
         let mut best_score;
@@ -43,7 +43,7 @@ impl Worker<'_> {
         if in_check {
             best_score = -INFINITY;
         } else {
-            stand_pat = self.evaluate(pos);
+            stand_pat = self.evaluate(pos, ply);
             if stand_pat >= beta {
                 return stand_pat;
             }
@@ -115,7 +115,7 @@ impl Worker<'_> {
             let mut child = pos.clone();
             child.play_unchecked(m);
             let child_key = incremental.unwrap_or_else(|| position_key(&child));
-            self.keys.set(ply + 1, child_key);
+            self.set_child(ply, pos, m, child_key);
             let score = -self.qsearch(&child, child_key, -beta, -alpha, ply + 1, qply + 1);
             if self.aborted {
                 return 0;

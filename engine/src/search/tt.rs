@@ -55,21 +55,33 @@ pub(crate) struct Hit {
 }
 
 pub(crate) struct TranspositionTable {
-    entries: Vec<Entry>,
+    entries: Slots,
     generation: u8,
+    /// Whether anything was stored since the table was last zeroed: clearing a clean table
+    /// (a new game right after start-up or after the previous clear) costs nothing.
+    dirty: bool,
 }
 
 impl TranspositionTable {
     pub(crate) fn new(mb: usize) -> Self {
         let count = (mb.max(1) << 20) / std::mem::size_of::<Entry>();
         TranspositionTable {
-            entries: vec![Entry::default(); count],
+            entries: Slots::new(count),
             generation: 0,
+            dirty: false,
         }
     }
 
+    /// The table's size in MiB as [`TranspositionTable::new`] was given it.
+    pub(crate) fn megabytes(&self) -> usize {
+        (self.entries.len() * std::mem::size_of::<Entry>()) >> 20
+    }
+
     pub(crate) fn clear(&mut self) {
-        self.entries.fill(Entry::default());
+        if self.dirty {
+            self.entries.zero();
+            self.dirty = false;
+        }
         self.generation = 0;
     }
 
@@ -130,6 +142,7 @@ impl TranspositionTable {
         best: PackedMove,
     ) {
         let index = self.index(key);
+        self.dirty = true;
         let generation = self.generation;
         let e = &mut self.entries[index];
         let same = e.key == key;
@@ -172,6 +185,74 @@ impl TranspositionTable {
         (used * 1000 / sample.max(1)) as u32
     }
 }
+
+/// The table's memory: aligned to 2 MiB and, on Linux, marked for transparent huge pages, so
+/// that a probe at a random slot does not also miss the TLB (with 4 KiB pages every probe of a
+/// large table walks the page tables, which a prefetch cannot hide).
+struct Slots {
+    ptr: std::ptr::NonNull<Entry>,
+    len: usize,
+    layout: std::alloc::Layout,
+}
+
+const HUGE_PAGE: usize = 2 << 20;
+
+impl Slots {
+    fn new(len: usize) -> Slots {
+        let len = len.max(1);
+        let size = len * std::mem::size_of::<Entry>();
+        let layout = std::alloc::Layout::from_size_align(size, HUGE_PAGE)
+            .unwrap_or_else(|_| panic!("transposition table of {size} bytes"));
+        // SAFETY: the layout has a non-zero size.
+        let raw = unsafe { std::alloc::alloc(layout) };
+        let Some(ptr) = std::ptr::NonNull::new(raw.cast::<Entry>()) else {
+            std::alloc::handle_alloc_error(layout)
+        };
+        #[cfg(target_os = "linux")]
+        // SAFETY: advice on memory we own; it changes no contents, and a failure only means
+        // ordinary pages.
+        unsafe {
+            libc::madvise(raw.cast(), size, libc::MADV_HUGEPAGE);
+        }
+        let mut slots = Slots { ptr, len, layout };
+        // Pages are touched (and so backed) only here, after the advice.
+        slots.zero();
+        slots
+    }
+
+    /// Empties every slot (an all-zero entry is an empty slot), as one `memset`.
+    fn zero(&mut self) {
+        // SAFETY: `ptr` is valid for `len` entries, and all-zero bytes are a valid `Entry`.
+        unsafe { std::ptr::write_bytes(self.ptr.as_ptr(), 0, self.len) };
+    }
+}
+
+impl std::ops::Deref for Slots {
+    type Target = [Entry];
+    fn deref(&self) -> &[Entry] {
+        // SAFETY: `ptr` holds `len` initialised entries for as long as `self` lives.
+        unsafe { std::slice::from_raw_parts(self.ptr.as_ptr(), self.len) }
+    }
+}
+
+impl std::ops::DerefMut for Slots {
+    fn deref_mut(&mut self) -> &mut [Entry] {
+        // SAFETY: as in `deref`, and `&mut self` makes the borrow unique.
+        unsafe { std::slice::from_raw_parts_mut(self.ptr.as_ptr(), self.len) }
+    }
+}
+
+impl Drop for Slots {
+    fn drop(&mut self) {
+        // SAFETY: allocated in `Slots::new` with this layout.
+        unsafe { std::alloc::dealloc(self.ptr.as_ptr().cast(), self.layout) }
+    }
+}
+
+// SAFETY: `Slots` owns its entries (plain data) exactly as a `Box<[Entry]>` would.
+unsafe impl Send for Slots {}
+// SAFETY: shared access only reads, as for `Box<[Entry]>`.
+unsafe impl Sync for Slots {}
 
 /// Mate scores are stored relative to the node (plies to mate from here), not to the root.
 fn score_to_tt(score: i32, ply: usize) -> i32 {
@@ -218,5 +299,12 @@ mod tests {
         assert!(tt.probe(44, 0).is_none());
         tt.clear();
         assert!(tt.probe(42, 2).is_none());
+        // A clean table stays clean; a store makes it need zeroing again.
+        tt.clear();
+        assert!(tt.probe(43, 1).is_none());
+        tt.store(42, 0, 1, 5, Bound::Lower, PackedMove::NONE);
+        tt.clear();
+        assert!(tt.probe(42, 0).is_none());
+        assert_eq!(tt.megabytes(), 1);
     }
 }

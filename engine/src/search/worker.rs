@@ -16,7 +16,7 @@ use super::position_key;
 use super::score::{DRAW, INFINITY, MATE, MATE_BOUND, MAX_PLY, mated_in};
 use super::time::TimeManager;
 use super::tt::{Bound, PackedMove, TranspositionTable};
-use crate::eval::Evaluator;
+use crate::eval::{Evaluator, PieceSquares};
 
 /// Room for the scores of one node's moves (shakmaty's `MoveList` capacity).
 pub(crate) const MAX_MOVES: usize = 270;
@@ -29,6 +29,8 @@ pub(crate) struct Worker<'a> {
     pub tt: &'a mut TranspositionTable,
     pub heuristics: &'a mut Heuristics,
     pub keys: &'a mut KeyStack,
+    /// `piece_squares[ply]`: material and piece-square sums of the position at `ply`.
+    pub piece_squares: &'a mut [PieceSquares],
     /// Triangular PV table: `pv[ply]` is the best line found from `ply`.
     pub pv: &'a mut [MoveList],
     pub stop: &'a AtomicBool,
@@ -66,12 +68,24 @@ impl Worker<'_> {
         true
     }
 
-    /// Static evaluation, kept clear of the mate range.
+    /// Static evaluation of `pos`, the position at `ply`, kept clear of the mate range.
     #[inline]
-    pub(crate) fn evaluate(&self, pos: &Chess) -> i32 {
+    pub(crate) fn evaluate(&self, pos: &Chess, ply: usize) -> i32 {
+        let sums = self.piece_squares[ply];
+        debug_assert_eq!(sums, self.evaluator.piece_squares(pos), "{pos:?}");
         self.evaluator
-            .evaluate(pos)
+            .evaluate_with(pos, sums)
             .clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
+    }
+
+    /// Records the position at `ply + 1`, reached from `pos` (at `ply`) by `m`: its key and
+    /// its material and piece-square sums.
+    #[inline]
+    pub(crate) fn set_child(&mut self, ply: usize, pos: &Chess, m: Move, child_key: u64) {
+        self.keys.set(ply + 1, child_key);
+        self.piece_squares[ply + 1] =
+            self.evaluator
+                .piece_squares_after(pos, self.piece_squares[ply], m);
     }
 
     /// `pv[ply] = m + pv[ply + 1]`.
@@ -121,7 +135,7 @@ impl Worker<'_> {
                 return DRAW;
             }
             if ply >= MAX_PLY - 1 {
-                return self.evaluate(pos);
+                return self.evaluate(pos, ply);
             }
             if self.knobs.mate_distance_pruning {
                 alpha = alpha.max(mated_in(ply));
@@ -149,7 +163,7 @@ impl Worker<'_> {
 
         // Only the pruning of non-PV nodes below needs the static evaluation.
         if !pv_node && !in_check && beta.abs() < MATE_BOUND {
-            let static_eval = self.evaluate(pos);
+            let static_eval = self.evaluate(pos, ply);
             if self.knobs.reverse_futility
                 && depth <= self.knobs.reverse_futility_depth
                 && static_eval - self.knobs.reverse_futility_margin * depth >= beta
@@ -166,6 +180,7 @@ impl Worker<'_> {
                 let reduction = self.knobs.null_move_reduction + depth / 6;
                 let null_key = position_key(&null_pos);
                 self.keys.set(ply + 1, null_key);
+                self.piece_squares[ply + 1] = self.piece_squares[ply];
                 let score = -self.negamax(
                     &null_pos,
                     null_key,
@@ -213,7 +228,7 @@ impl Worker<'_> {
             let mut child = pos.clone();
             child.play_unchecked(m);
             let child_key = incremental.unwrap_or_else(|| position_key(&child));
-            self.keys.set(ply + 1, child_key);
+            self.set_child(ply, pos, m, child_key);
             let new_depth = depth - 1;
 
             let score = if index == 0 {

@@ -17,6 +17,8 @@ pub enum BenchWhat {
     Store(super::bench_store::StoreBenchArgs),
     /// SPSA iterations per hour, in-process and over UCI, side by side.
     Spsa(super::bench_spsa::SpsaBenchArgs),
+    /// Engine speed: `engine bench` nps side by side with another build (e.g. --against git=REV).
+    Engine(super::bench_engine::EngineBenchArgs),
 }
 
 pub fn run(args: BenchArgs) -> anyhow::Result<ExitCode> {
@@ -25,5 +27,6 @@ pub fn run(args: BenchArgs) -> anyhow::Result<ExitCode> {
         BenchWhat::Tune(a) => super::bench_tune::run(a),
         BenchWhat::Store(a) => super::bench_store::run(a),
         BenchWhat::Spsa(a) => super::bench_spsa::run(a),
+        BenchWhat::Engine(a) => super::bench_engine::run(a),
     }
 }

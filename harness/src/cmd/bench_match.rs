@@ -21,6 +21,22 @@ struct MatchReport {
     games_played: u64,
     wall_seconds: f64,
     search_seconds: f64,
+    /// CPU time of the harness and of the engine processes it started and reaped.
+    cpu_seconds: f64,
+}
+
+/// CPU seconds (user + system) used so far by this process and its reaped children.
+fn cpu_seconds() -> f64 {
+    let used = |who| {
+        // SAFETY: getrusage only writes the struct it is given.
+        let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+        if unsafe { libc::getrusage(who, &mut usage) } != 0 {
+            return 0.0;
+        }
+        let seconds = |t: libc::timeval| t.tv_sec as f64 + t.tv_usec as f64 / 1e6;
+        seconds(usage.ru_utime) + seconds(usage.ru_stime)
+    };
+    used(libc::RUSAGE_SELF) + used(libc::RUSAGE_CHILDREN)
 }
 
 #[derive(Debug, clap::Args)]
@@ -47,6 +63,8 @@ pub struct MatchBenchArgs {
 struct Measured {
     report: MatchReport,
     final_fens: Vec<String>,
+    /// Moves played in all games.
+    plies: u64,
 }
 
 fn measure(match_args: &MatchArgs, tag: &str) -> anyhow::Result<Measured> {
@@ -56,11 +74,13 @@ fn measure(match_args: &MatchArgs, tag: &str) -> anyhow::Result<Measured> {
     let _ = std::fs::remove_dir_all(&dir);
     let stop = AtomicBool::new(false);
     let mut quiet = |_: &Event<'_>, _: &Scoreboard| Ok(Control::Continue);
+    let cpu_before = cpu_seconds();
     let report =
         run_match(&config, &dir, Start::Fresh, &stop, &mut quiet).map(|outcome| MatchReport {
             games_played: outcome.run.games_played,
             wall_seconds: outcome.wall_seconds,
             search_seconds: outcome.run.search_seconds,
+            cpu_seconds: cpu_seconds() - cpu_before,
         });
     let rows = read_games_csv(&dir.join("games.csv")).map(|found| found.rows);
     let _ = std::fs::remove_dir_all(&dir);
@@ -68,6 +88,7 @@ fn measure(match_args: &MatchArgs, tag: &str) -> anyhow::Result<Measured> {
     rows.sort_by_key(|r| r.game);
     Ok(Measured {
         report: report?,
+        plies: rows.iter().map(|r| u64::from(r.plies)).sum(),
         final_fens: rows.into_iter().map(|r| r.final_fen).collect(),
     })
 }
@@ -175,6 +196,23 @@ pub fn run(args: MatchBenchArgs) -> anyhow::Result<ExitCode> {
             } else {
                 "NO (is the engine binary built from these sources?)"
             }
+        );
+        // The same games with the same searches: the difference is what playing a move over
+        // UCI costs (position, go, info, bestmove, on both sides of the pipe). Wall time
+        // includes waking the threads and processes; CPU time (harness and engines) does not
+        // count waiting, so it holds on a busy machine where the wall time does not.
+        let plies = over_uci.plies.max(1) as f64;
+        let per_move = |uci: f64, in_process: f64| (uci - in_process) / plies * 1000.0;
+        println!(
+            "UCI cost per move beyond its search: wall {:.3} ms ({:.2} s UCI - {:.2} s in-process), \
+             CPU {:.3} ms ({:.2} s - {:.2} s), {} moves",
+            per_move(over_uci.report.wall_seconds, in_process.report.wall_seconds),
+            over_uci.report.wall_seconds,
+            in_process.report.wall_seconds,
+            per_move(over_uci.report.cpu_seconds, in_process.report.cpu_seconds),
+            over_uci.report.cpu_seconds,
+            in_process.report.cpu_seconds,
+            over_uci.plies
         );
     }
     Ok(ExitCode::SUCCESS)

@@ -1,6 +1,7 @@
 //! Command-line front ends: each file parses one subcommand's options and calls the library.
 
 pub mod bench;
+pub mod bench_engine;
 pub mod bench_match;
 pub mod bench_spsa;
 pub mod bench_store;
