@@ -13,8 +13,8 @@ use engine::search::{Limits, Searcher, position_key};
 use eval_support::Rng;
 use shakmaty::fen::Fen;
 use shakmaty::{
-    Bitboard, Board, CastlingMode, Chess, Color, FromSetup, Piece, Position, Role,
-    Setup, Square, attacks,
+    Bitboard, Board, CastlingMode, Chess, Color, FromSetup, Piece, Position, Role, Setup, Square,
+    attacks,
 };
 
 const STARTS: [&str; 6] = [
@@ -176,24 +176,33 @@ fn default_evaluation_mates_kbnk_from_random_starts() {
     let mut failures = Vec::new();
     let mut mated_without_corner = 0;
     let starts = random_kbnk_starts(0x6b62_6e6b, 30);
-    for pos in &starts {
+    for (index, pos) in starts.iter().enumerate() {
         let fen = Fen::from_position(pos, shakmaty::EnPassantMode::Legal).to_string();
         let plies = play_out(&Params::default(), pos.clone(), &limits);
-        let plies_without = play_out(&without_corner, pos.clone(), &limits);
-        eprintln!("{fen}: mate after {plies:?} plies; bn_mate_corner=0: {plies_without:?}");
+        eprintln!("{fen}: mate after {plies:?} plies");
         if plies.is_none() {
             failures.push(fen);
         }
-        mated_without_corner += usize::from(plies_without.is_some());
+        if index < WITHOUT_CORNER_STARTS {
+            let plies_without = play_out(&without_corner, pos.clone(), &limits);
+            eprintln!("    bn_mate_corner=0: {plies_without:?}");
+            mated_without_corner += usize::from(plies_without.is_some());
+        }
     }
-    assert!(failures.is_empty(), "not mated within 50 moves: {failures:?}");
-    // The corner term is what does it: edge and king distance alone miss many.
     assert!(
-        mated_without_corner < starts.len() * 3 / 4,
-        "bn_mate_corner=0 mated {mated_without_corner} of {}",
-        starts.len()
+        failures.is_empty(),
+        "not mated within 50 moves: {failures:?}"
+    );
+    // The corner term is what does it: edge and king distance alone miss many (those games
+    // mostly run the full 50 moves, so only the first starts are tried without it).
+    assert!(
+        mated_without_corner < WITHOUT_CORNER_STARTS * 3 / 4,
+        "bn_mate_corner=0 mated {mated_without_corner} of {WITHOUT_CORNER_STARTS}"
     );
 }
 
-/// Nodes a move in the K+B+N vs K games: a small budget, about 2 ms of search.
-const KBNK_NODES: u64 = 5_000;
+/// Starts also played with `bn_mate_corner=0`, to show that the term matters.
+const WITHOUT_CORNER_STARTS: usize = 12;
+
+/// Nodes a move in the K+B+N vs K games: a small budget, a few milliseconds of search.
+const KBNK_NODES: u64 = 10_000;

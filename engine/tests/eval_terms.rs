@@ -114,7 +114,11 @@ fn lone_king_coefficients() {
         ("8/8/8/8/4K3/8/8/bnk5 w - - 0 1", -(14 - 7)),
         ("8/8/8/8/8/8/8/KBN1k3 b - - 0 1", 14 - 3),
     ] {
-        assert_eq!(coef(&from_fen(fen), feature::BN_MATE_CORNER), expected, "{fen}");
+        assert_eq!(
+            coef(&from_fen(fen), feature::BN_MATE_CORNER),
+            expected,
+            "{fen}"
+        );
     }
     // Other K+X vs K endings leave the corner term out.
     for fen in [
