@@ -158,15 +158,6 @@ search_params! {
     /// Deepest remaining depth (plies) at which reverse futility pruning applies. Useful
     /// within 3..12: c_end 1.
     REVERSE_FUTILITY_DEPTH reverse_futility_depth: i32 = 6, [1, 16], c_end 1.0, r_end 0.002;
-    /// Late-move pruning: at shallow depth, skip the quiet moves after the first
-    /// `lmp_base + depth²` moves.
-    LMP lmp: bool = true, [0, 1], c_end 0.5, r_end 0.002;
-    /// Late-move pruning: deepest remaining depth (plies) where it applies. Useful within
-    /// 3..10: c_end 1.
-    LMP_DEPTH lmp_depth: i32 = 6, [1, 32], c_end 1.0, r_end 0.002;
-    /// Late-move pruning: moves always searched, before the `depth²` part. Useful within
-    /// 1..12: c_end 1.
-    LMP_BASE lmp_base: i32 = 3, [0, 64], c_end 1.0, r_end 0.002;
     /// Half-width of the aspiration window at the root (cp, 0 = full window). Useful within
     /// 10..100: c_end 5.
     ASPIRATION_WINDOW aspiration_window: i32 = 30, [0, 1000], c_end 5.0, r_end 0.002;

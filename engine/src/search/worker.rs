@@ -198,20 +198,9 @@ impl Worker<'_> {
 
         let mut best_score = -INFINITY;
         let mut best_move: Option<Move> = None;
-        // Late-move pruning: after this many moves, the remaining quiet moves are skipped.
-        let late_move_limit =
-            if self.knobs.lmp && !root && !in_check && depth <= self.knobs.lmp_depth {
-                (self.knobs.lmp_base + depth * depth) as usize
-            } else {
-                usize::MAX
-            };
         for index in 0..moves.len() {
             let (m, move_score) = pick(&mut moves, &mut scores, index);
             let quiet = !m.is_capture() && !m.is_promotion();
-            // Shallow pruning of quiet moves, once a move has shown the node is not lost.
-            if quiet && best_score > -MATE_BOUND && index >= late_move_limit {
-                continue;
-            }
             let incremental = child_key(pos, key, m);
             if let Some(k) = incremental {
                 self.tt.prefetch(k);
