@@ -145,9 +145,13 @@ impl Worker<'_> {
             return h.score;
         }
 
-        // Only the pruning of non-PV nodes below needs the static evaluation.
+        // Only the pruning of non-PV nodes needs the static evaluation.
+        let static_eval = if pv_node || in_check {
+            -INFINITY
+        } else {
+            self.evaluate(pos)
+        };
         if !pv_node && !in_check && beta.abs() < MATE_BOUND {
-            let static_eval = self.evaluate(pos);
             if self.knobs.reverse_futility
                 && depth <= self.knobs.reverse_futility_depth
                 && static_eval - self.knobs.reverse_futility_margin * depth >= beta
@@ -198,6 +202,13 @@ impl Worker<'_> {
 
         let mut best_score = -INFINITY;
         let mut best_move: Option<Move> = None;
+        // Futility pruning: quiet moves that cannot lift the static evaluation to alpha.
+        let futile = self.knobs.futility
+            && !pv_node
+            && !in_check
+            && depth <= self.knobs.futility_depth
+            && alpha.abs() < MATE_BOUND
+            && static_eval + self.knobs.futility_base + self.knobs.futility_margin * depth <= alpha;
         for index in 0..moves.len() {
             let (m, move_score) = pick(&mut moves, &mut scores, index);
             let quiet = !m.is_capture() && !m.is_promotion();
@@ -207,6 +218,9 @@ impl Worker<'_> {
             }
             let mut child = pos.clone();
             child.play_unchecked(m);
+            if futile && quiet && best_score > -MATE_BOUND && !child.is_check() {
+                continue;
+            }
             let child_key = incremental.unwrap_or_else(|| position_key(&child));
             self.keys.set(ply + 1, child_key);
             let new_depth = depth - 1;
