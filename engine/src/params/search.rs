@@ -168,6 +168,9 @@ search_params! {
     FUTILITY_BASE futility_base: i32 = 80, [0, 2000], c_end 12.0, r_end 0.002;
     /// Futility pruning: margin per ply of depth (cp). Useful within 40..200: c_end 8.
     FUTILITY_MARGIN futility_margin: i32 = 90, [0, 1000], c_end 8.0, r_end 0.002;
+    /// Quiescence search: probe the transposition table (cut-offs in null windows) and store
+    /// its results at depth 0, in the plies that search captures only.
+    QSEARCH_TT qsearch_tt: bool = true, [0, 1], c_end 0.5, r_end 0.002;
     /// Half-width of the aspiration window at the root (cp, 0 = full window). Useful within
     /// 10..100: c_end 5.
     ASPIRATION_WINDOW aspiration_window: i32 = 30, [0, 1000], c_end 5.0, r_end 0.002;
