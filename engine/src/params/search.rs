@@ -171,6 +171,12 @@ search_params! {
     /// Quiescence search: probe the transposition table (cut-offs in null windows) and store
     /// its results at depth 0, in the plies that search captures only.
     QSEARCH_TT qsearch_tt: bool = true, [0, 1], c_end 0.5, r_end 0.002;
+    /// Internal iterative reduction: a node without a move from the transposition table is
+    /// searched one ply shallower.
+    IIR iir: bool = true, [0, 1], c_end 0.5, r_end 0.002;
+    /// Internal iterative reduction: shallowest remaining depth (plies) where it applies.
+    /// Useful within 3..8: c_end 1.
+    IIR_DEPTH iir_depth: i32 = 4, [1, 32], c_end 1.0, r_end 0.002;
     /// Half-width of the aspiration window at the root (cp, 0 = full window). Useful within
     /// 10..100: c_end 5.
     ASPIRATION_WINDOW aspiration_window: i32 = 30, [0, 1000], c_end 5.0, r_end 0.002;
