@@ -177,6 +177,19 @@ search_params! {
     /// Internal iterative reduction: shallowest remaining depth (plies) where it applies.
     /// Useful within 3..8: c_end 1.
     IIR_DEPTH iir_depth: i32 = 4, [1, 32], c_end 1.0, r_end 0.002;
+    /// Main search: in non-PV nodes at shallow depth, skip moves that lose material by
+    /// static exchange evaluation (quiet moves by more than `main_see_quiet_margin`·depth,
+    /// captures by more than `main_see_capture_margin`·depth²).
+    MAIN_SEE_PRUNING main_see_pruning: bool = true, [0, 1], c_end 0.5, r_end 0.002;
+    /// Main-search SEE pruning: deepest remaining depth (plies) where it applies. Useful
+    /// within 3..10: c_end 1.
+    MAIN_SEE_DEPTH main_see_depth: i32 = 6, [1, 32], c_end 1.0, r_end 0.002;
+    /// Main-search SEE pruning of quiet moves: allowed loss per ply (cp). Useful within
+    /// 20..120: c_end 6.
+    MAIN_SEE_QUIET_MARGIN main_see_quiet_margin: i32 = 50, [0, 1000], c_end 6.0, r_end 0.002;
+    /// Main-search SEE pruning of captures: allowed loss per ply squared (cp). Useful within
+    /// 5..60: c_end 3.
+    MAIN_SEE_CAPTURE_MARGIN main_see_capture_margin: i32 = 20, [0, 1000], c_end 3.0, r_end 0.002;
     /// Half-width of the aspiration window at the root (cp, 0 = full window). Useful within
     /// 10..100: c_end 5.
     ASPIRATION_WINDOW aspiration_window: i32 = 30, [0, 1000], c_end 5.0, r_end 0.002;

@@ -11,9 +11,10 @@ use shakmaty::{CastlingMode, Chess, EnPassantMode, FromSetup, Move, MoveList, Po
 
 use super::draw::{KeyStack, is_fifty_move_draw};
 use super::knobs::{Knobs, LmrTable};
-use super::ordering::{Heuristics, pick};
+use super::ordering::{Heuristics, is_bad_capture_score, pick};
 use super::position_key;
 use super::score::{DRAW, INFINITY, MATE, MATE_BOUND, MAX_PLY, mated_in};
+use super::see::see;
 use super::time::TimeManager;
 use super::tt::{Bound, PackedMove, TranspositionTable};
 use crate::eval::Evaluator;
@@ -214,9 +215,27 @@ impl Worker<'_> {
             && depth <= self.knobs.futility_depth
             && alpha.abs() < MATE_BOUND
             && static_eval + self.knobs.futility_base + self.knobs.futility_margin * depth <= alpha;
+        // SEE pruning: moves that lose material on their square, by a margin growing with
+        // depth (captures already ordered as losing are the only ones worth the test).
+        let see_prunes = self.knobs.main_see_pruning
+            && !pv_node
+            && !in_check
+            && depth <= self.knobs.main_see_depth;
         for index in 0..moves.len() {
             let (m, move_score) = pick(&mut moves, &mut scores, index);
             let quiet = !m.is_capture() && !m.is_promotion();
+            if see_prunes && index > 0 && best_score > -MATE_BOUND {
+                let threshold = if quiet {
+                    Some(-self.knobs.main_see_quiet_margin * depth)
+                } else if is_bad_capture_score(move_score) {
+                    Some(-self.knobs.main_see_capture_margin * depth * depth)
+                } else {
+                    None
+                };
+                if threshold.is_some_and(|t| see(pos, m) < t) {
+                    continue;
+                }
+            }
             let incremental = child_key(pos, key, m);
             if let Some(k) = incremental {
                 self.tt.prefetch(k);
