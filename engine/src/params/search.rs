@@ -168,9 +168,6 @@ search_params! {
     FUTILITY_BASE futility_base: i32 = 80, [0, 2000], c_end 12.0, r_end 0.002;
     /// Futility pruning: margin per ply of depth (cp). Useful within 40..200: c_end 8.
     FUTILITY_MARGIN futility_margin: i32 = 90, [0, 1000], c_end 8.0, r_end 0.002;
-    /// Quiescence search: probe the transposition table (cut-offs in null windows) and store
-    /// its results at depth 0, in the plies that search captures only.
-    QSEARCH_TT qsearch_tt: bool = true, [0, 1], c_end 0.5, r_end 0.002;
     /// Internal iterative reduction: a node without a move from the transposition table is
     /// searched one ply shallower.
     IIR iir: bool = true, [0, 1], c_end 0.5, r_end 0.002;

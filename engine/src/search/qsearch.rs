@@ -8,7 +8,6 @@ use super::ordering::{CheckInfo, capture_score, is_bad_capture_score, pick};
 use super::position_key;
 use super::score::{DRAW, INFINITY, MAX_PLY, mated_in};
 use super::see::value;
-use super::tt::{Bound, PackedMove};
 use super::worker::{MAX_MOVES, Worker, child_key};
 
 /// Ordering score of a quiet checking move: after the good captures, before the bad ones.
@@ -38,30 +37,6 @@ impl Worker<'_> {
         if ply >= MAX_PLY - 1 || qply >= self.knobs.qsearch_depth {
             return self.evaluate(pos);
         }
-        // Cut-offs only in null windows, so that a principal variation (the tuner's quiet
-        // leaf) is always searched out, and only on the quiescence search's own entries
-        // (depth 0): a shallow main-search bound comes from a tree pruned otherwise, and
-        // trusting it here lost the tactics of the design-notes tests. Only the captures-only
-        // plies use the table: a ply that also tries quiet checks searches a different tree,
-        // and its result must not stand in for the other kind.
-        let use_tt = self.knobs.qsearch_tt && qply >= self.knobs.qsearch_check_plies;
-        let hit = if use_tt {
-            self.tt.probe(key, ply)
-        } else {
-            None
-        };
-        if let Some(h) = hit
-            && h.depth == 0
-            && beta - alpha == 1
-            && match h.bound {
-                Bound::Exact => true,
-                Bound::Lower => h.score >= beta,
-                Bound::Upper => h.score <= alpha,
-            }
-        {
-            return h.score;
-        }
-        let original_alpha = alpha;
 
         let mut best_score;
         let mut stand_pat = -INFINITY;
@@ -109,7 +84,6 @@ impl Worker<'_> {
             };
         }
 
-        let mut best_move = None;
         for index in 0..moves.len() {
             let (m, move_score) = pick(&mut moves, &mut scores, index);
             if !in_check {
@@ -150,27 +124,12 @@ impl Worker<'_> {
                 best_score = score;
                 if score > alpha {
                     alpha = score;
-                    best_move = Some(m);
                     self.update_pv(ply, m);
                     if score >= beta {
                         break;
                     }
                 }
             }
-        }
-        // Stored at depth 0, never over an entry of the main search for the same position.
-        // A fail-low stores alpha, not the best score: delta pruning skipped the captures
-        // that could not reach alpha, but they may have scored above the best one searched.
-        if use_tt && hit.is_none_or(|h| h.depth == 0) {
-            let (bound, score) = if best_score >= beta {
-                (Bound::Lower, best_score)
-            } else if best_score > original_alpha {
-                (Bound::Exact, best_score)
-            } else {
-                (Bound::Upper, original_alpha)
-            };
-            let packed = best_move.map_or(PackedMove::NONE, PackedMove::new);
-            self.tt.store(key, ply, 0, score, bound, packed);
         }
         best_score
     }
