@@ -205,4 +205,4 @@ fn default_evaluation_mates_kbnk_from_random_starts() {
 const WITHOUT_CORNER_STARTS: usize = 12;
 
 /// Nodes a move in the K+B+N vs K games: a small budget, a few milliseconds of search.
-const KBNK_NODES: u64 = 10_000;
+const KBNK_NODES: u64 = 20_000;

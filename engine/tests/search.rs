@@ -249,10 +249,9 @@ fn design_notes_red1_needs_the_tactical_quiescence() {
     }
     // The main search makes up for missing quiescence checks with depth: a ply or two more
     // than the checks it lacks, since its own pruning (null move, late-move reductions)
-    // trims quiet checks too, and internal iterative reduction takes a ply where the table
-    // has no move.
+    // trims quiet checks too.
     let r = design_position(fen, 2, 6);
     assert!(uci(&r) == "e1d1" && wins_a_rook(&r), "{r:?}");
-    let r = design_position(fen, 0, 9);
+    let r = design_position(fen, 0, 8);
     assert!(uci(&r) == "e1d1" && wins_a_rook(&r), "{r:?}");
 }

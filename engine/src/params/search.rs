@@ -168,12 +168,6 @@ search_params! {
     FUTILITY_BASE futility_base: i32 = 80, [0, 2000], c_end 12.0, r_end 0.002;
     /// Futility pruning: margin per ply of depth (cp). Useful within 40..200: c_end 8.
     FUTILITY_MARGIN futility_margin: i32 = 90, [0, 1000], c_end 8.0, r_end 0.002;
-    /// Internal iterative reduction: a node without a move from the transposition table is
-    /// searched one ply shallower.
-    IIR iir: bool = true, [0, 1], c_end 0.5, r_end 0.002;
-    /// Internal iterative reduction: shallowest remaining depth (plies) where it applies.
-    /// Useful within 3..8: c_end 1.
-    IIR_DEPTH iir_depth: i32 = 4, [1, 32], c_end 1.0, r_end 0.002;
     /// Main search: in non-PV nodes at shallow depth, skip moves that lose material by
     /// static exchange evaluation (quiet moves by more than `main_see_quiet_margin`·depth,
     /// captures by more than `main_see_capture_margin`·depth²).

@@ -103,7 +103,7 @@ impl Worker<'_> {
         allow_null: bool,
     ) -> i32 {
         let in_check = pos.is_check();
-        let mut depth = if in_check && self.knobs.check_extension && ply > 0 {
+        let depth = if in_check && self.knobs.check_extension && ply > 0 {
             depth + 1
         } else {
             depth
@@ -144,11 +144,6 @@ impl Worker<'_> {
             }
         {
             return h.score;
-        }
-        // Internal iterative reduction: without a move from the table the move ordering is
-        // poor, so search shallower (the next iteration finds the table move).
-        if self.knobs.iir && depth >= self.knobs.iir_depth && tt_move == PackedMove::NONE {
-            depth -= 1;
         }
 
         // Only the pruning of non-PV nodes needs the static evaluation.
