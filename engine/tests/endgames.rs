@@ -1,13 +1,21 @@
 //! K+Q vs K and K+R vs K played out by the engine on both sides: the king-distance term
 //! (`king_distance_factor`) is what lets a shallow search bring its king over and mate when
-//! nothing else in the evaluation does, and the default evaluation mates.
+//! nothing else in the evaluation does, and the default evaluation mates. K+B+N vs K from
+//! random starts: the corner term (`bn_mate_corner`) drives the lone king to a corner of the
+//! bishop's colour, and the engine mates at a small node budget.
+
+mod eval_support;
 
 use std::sync::atomic::AtomicBool;
 
 use engine::params::Params;
 use engine::search::{Limits, Searcher, position_key};
+use eval_support::Rng;
 use shakmaty::fen::Fen;
-use shakmaty::{CastlingMode, Chess, Position};
+use shakmaty::{
+    Bitboard, Board, CastlingMode, Chess, Color, FromSetup, Piece, Position, Role, Setup, Square,
+    attacks,
+};
 
 const STARTS: [&str; 6] = [
     "8/8/8/3k4/8/8/8/Q3K3 w - - 0 1",
@@ -18,20 +26,27 @@ const STARTS: [&str; 6] = [
     "8/1k6/8/8/8/8/6K1/3R4 b - - 0 1",
 ];
 
-/// Plays the game out with one searcher for both sides; returns the number of moves of the
-/// stronger side until mate, or `None` when there was no mate within 50 moves.
+/// Plays the game out with one searcher for both sides at depth 4; returns the number of
+/// plies until mate, or `None` when there was no mate within 50 moves.
 fn plies_to_mate(params: &Params, fen: &str) -> Option<usize> {
-    let mut pos: Chess = fen
+    let pos: Chess = fen
         .parse::<Fen>()
         .unwrap()
         .into_position(CastlingMode::Standard)
         .unwrap();
-    let mut searcher = Searcher::new(params.clone(), 4);
-    let stop = AtomicBool::new(false);
     let limits = Limits {
         depth: Some(4),
         ..Limits::default()
     };
+    play_out(params, pos, &limits)
+}
+
+/// Plays `pos` out with one searcher for both sides at `limits` a move; returns the number of
+/// plies until mate, or `None` when the game ended otherwise or there was no mate within 50
+/// moves (the fifty-move rule: no capture or pawn move is possible here).
+fn play_out(params: &Params, mut pos: Chess, limits: &Limits) -> Option<usize> {
+    let mut searcher = Searcher::new(params.clone(), 4);
+    let stop = AtomicBool::new(false);
     let mut history = Vec::new();
     for ply in 0..101 {
         if pos.is_checkmate() {
@@ -40,7 +55,7 @@ fn plies_to_mate(params: &Params, fen: &str) -> Option<usize> {
         if pos.is_game_over() || pos.halfmoves() >= 100 {
             return None;
         }
-        let result = searcher.search(&pos, &history, &limits, &stop, &mut |_| {});
+        let result = searcher.search(&pos, &history, limits, &stop, &mut |_| {});
         history.push(position_key(&pos));
         pos.play_unchecked(result.best_move.expect("a legal move"));
     }
@@ -103,3 +118,91 @@ fn default_evaluation_mates_kqk_and_krk() {
         assert!(plies.is_some(), "{fen}: not won within 50 moves");
     }
 }
+
+/// Random legal K+B+N vs K positions from a fixed seed: either colour has the pieces, either
+/// side to move, and the lone king touches neither piece (so none can be won at once).
+fn random_kbnk_starts(seed: u64, count: usize) -> Vec<Chess> {
+    let mut rng = Rng::new(seed);
+    let mut starts = Vec::new();
+    while starts.len() < count {
+        let winner = if rng.below(2) == 0 {
+            Color::White
+        } else {
+            Color::Black
+        };
+        let squares: Vec<Square> = (0..4).map(|_| Square::new(rng.below(64) as u32)).collect();
+        let [strong_king, bishop, knight, lone_king] = squares[..] else {
+            unreachable!()
+        };
+        let occupied: Bitboard = squares.iter().copied().collect();
+        if occupied.count() < 4 || (attacks::king_attacks(lone_king) & occupied).count() > 0 {
+            continue;
+        }
+        let mut board = Board::empty();
+        for (square, role, color) in [
+            (strong_king, Role::King, winner),
+            (bishop, Role::Bishop, winner),
+            (knight, Role::Knight, winner),
+            (lone_king, Role::King, !winner),
+        ] {
+            board.set_piece_at(square, Piece { color, role });
+        }
+        let setup = Setup {
+            board,
+            turn: if rng.below(2) == 0 {
+                Color::White
+            } else {
+                Color::Black
+            },
+            ..Setup::empty()
+        };
+        if let Ok(pos) = Chess::from_setup(setup, CastlingMode::Standard)
+            && !pos.is_game_over()
+        {
+            starts.push(pos);
+        }
+    }
+    starts
+}
+
+#[test]
+fn default_evaluation_mates_kbnk_from_random_starts() {
+    let limits = Limits {
+        nodes: Some(KBNK_NODES),
+        ..Limits::default()
+    };
+    let mut without_corner = Params::default();
+    without_corner.set_assignment("bn_mate_corner=0").unwrap();
+    let mut failures = Vec::new();
+    let mut mated_without_corner = 0;
+    let starts = random_kbnk_starts(0x6b62_6e6b, 30);
+    for (index, pos) in starts.iter().enumerate() {
+        let fen = Fen::from_position(pos, shakmaty::EnPassantMode::Legal).to_string();
+        let plies = play_out(&Params::default(), pos.clone(), &limits);
+        eprintln!("{fen}: mate after {plies:?} plies");
+        if plies.is_none() {
+            failures.push(fen);
+        }
+        if index < WITHOUT_CORNER_STARTS {
+            let plies_without = play_out(&without_corner, pos.clone(), &limits);
+            eprintln!("    bn_mate_corner=0: {plies_without:?}");
+            mated_without_corner += usize::from(plies_without.is_some());
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "not mated within 50 moves: {failures:?}"
+    );
+    // The corner term is what does it: edge and king distance alone miss many (those games
+    // mostly run the full 50 moves, so only the first starts are tried without it).
+    assert!(
+        mated_without_corner < WITHOUT_CORNER_STARTS * 3 / 4,
+        "bn_mate_corner=0 mated {mated_without_corner} of {WITHOUT_CORNER_STARTS}"
+    );
+}
+
+/// Starts also played with `bn_mate_corner=0`, to show that the term matters.
+const WITHOUT_CORNER_STARTS: usize = 12;
+
+/// Nodes a move in the K+B+N vs K games: a small budget, a few milliseconds of search.
+const KBNK_NODES: u64 = 20_000;

@@ -103,6 +103,32 @@ fn lone_king_coefficients() {
     // KBNK counts, KQKR (not a lone king) and positions with pawns do not.
     let pos = from_fen("8/8/8/3k4/8/8/8/2BNK3 w - - 0 1");
     assert_eq!(coef(&pos, feature::KING_DISTANCE), 7 - 4);
+    // The c1 bishop is dark: the black king on d5 is 3 + 4 = 7 steps from a1 and h8.
+    assert_eq!(coef(&pos, feature::BN_MATE_CORNER), 14 - 7);
+    // Light bishop (f1): a8 and h1. A black king on a8 is in the corner; on h8 (dark) it is
+    // 7 steps from either light corner; Black winning gives negative coefficients.
+    for (fen, expected) in [
+        ("k7/8/8/8/8/8/8/4KBN1 w - - 0 1", 14),
+        ("7k/8/8/8/8/8/8/4KBN1 w - - 0 1", 7),
+        ("k7/8/8/8/8/8/8/4KB1N w - - 0 1", 14),
+        ("8/8/8/8/4K3/8/8/bnk5 w - - 0 1", -(14 - 7)),
+        ("8/8/8/8/8/8/8/KBN1k3 b - - 0 1", 14 - 3),
+    ] {
+        assert_eq!(
+            coef(&from_fen(fen), feature::BN_MATE_CORNER),
+            expected,
+            "{fen}"
+        );
+    }
+    // Other K+X vs K endings leave the corner term out.
+    for fen in [
+        "8/8/8/3k4/8/8/8/Q3K3 w - - 0 1",
+        "8/8/8/3k4/8/8/8/2BBK3 w - - 0 1",
+        "8/8/8/3k4/8/8/8/1NBNK3 w - - 0 1",
+        "8/8/8/3k4/8/8/8/2BNKR2 w - - 0 1",
+    ] {
+        assert_eq!(coef(&from_fen(fen), feature::BN_MATE_CORNER), 0, "{fen}");
+    }
     for fen in [
         "8/8/8/3k4/8/8/3r4/3QK3 w - - 0 1",
         "8/8/8/3k4/8/8/3P4/3QK3 w - - 0 1",

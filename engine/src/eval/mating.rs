@@ -42,9 +42,37 @@ pub(super) fn lone_king_winner(board: &Board) -> Option<Color> {
         .find(|&winner| board.by_color(!winner).count() == 1 && has_mating_material(board, winner))
 }
 
+/// Steps (files plus ranks) from `square` to the nearer corner of the colour of the bishop
+/// standing on `bishop`: 0 (in that corner) ..= 14 (in a corner of the other colour).
+fn bishop_corner_distance(square: Square, bishop: Square) -> i32 {
+    let file = square.file().to_u32() as i32;
+    let rank = square.rank().to_u32() as i32;
+    // a1 and h8 are dark: the bishop's colour is dark when its file and rank add up even.
+    let dark = (bishop.file().to_u32() + bishop.rank().to_u32()).is_multiple_of(2);
+    if dark {
+        (file + rank).min(14 - file - rank)
+    } else {
+        (7 - file + rank).min(file + 7 - rank)
+    }
+}
+
+/// The square of the winner's bishop when its pieces are exactly a bishop and a knight.
+fn lone_bishop_with_knight(board: &Board, winner: Color) -> Option<Square> {
+    let ours = board.by_color(winner);
+    let knights = board.knights() & ours;
+    let bishops = board.bishops() & ours;
+    let others = ours & !knights & !bishops & !board.kings();
+    if knights.count() == 1 && bishops.count() == 1 && others.is_empty() {
+        bishops.first()
+    } else {
+        None
+    }
+}
+
 /// K+pieces vs a lone king, `winner` having the pieces: with the winner's sign, `7 − distance`
 /// between the kings (`king_distance_factor`) and the loser's distance to the edge
-/// (`mate_edge_<d>`).
+/// (`mate_edge_<d>`); with exactly a bishop and a knight, also `14 −` the loser's distance to
+/// a corner of the bishop's colour (`bn_mate_corner`), since only there can it be mated.
 pub(super) fn lone_king<S: Sink>(board: &Board, winner: Color, sink: &mut S) {
     let (Some(strong_king), Some(lone_king)) = (board.king_of(winner), board.king_of(!winner))
     else {
@@ -56,4 +84,10 @@ pub(super) fn lone_king<S: Sink>(board: &Board, winner: Color, sink: &mut S) {
         s * (7 - strong_king.distance(lone_king) as i32),
     );
     sink.add(feature::MATE_EDGE + edge_distance(lone_king), s);
+    if let Some(bishop) = lone_bishop_with_knight(board, winner) {
+        sink.add(
+            feature::BN_MATE_CORNER,
+            s * (14 - bishop_corner_distance(lone_king, bishop)),
+        );
+    }
 }

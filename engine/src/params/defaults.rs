@@ -215,6 +215,7 @@ pub fn tapered(f: FeatureId) -> (i32, i32) {
 pub fn flat(f: FeatureId) -> i32 {
     match f {
         feature::KING_DISTANCE => 20,
+        feature::BN_MATE_CORNER => 30,
         _ if f >= feature::MATE_EDGE => [60, 30, 10, 0][f - feature::MATE_EDGE],
         _ => 0,
     }

@@ -56,8 +56,11 @@ pub const KING_DISTANCE: FeatureId = TAPERED_FEATURES;
 /// K+piece vs K: bonus by the losing king's distance to the nearest edge (index 0 = on the
 /// edge .. 3 = in the centre), so the winner drives it to the edge.
 pub const MATE_EDGE: FeatureId = KING_DISTANCE + 1;
+/// K+B+N vs K: weight per step (files plus ranks) the losing king is closer than 14 to the
+/// nearer corner of the bishop's colour, the only corners where that material can mate.
+pub const BN_MATE_CORNER: FeatureId = MATE_EDGE + 4;
 /// Number of features in all.
-pub const TOTAL_FEATURES: usize = MATE_EDGE + 4;
+pub const TOTAL_FEATURES: usize = BN_MATE_CORNER + 1;
 /// Number of flat (untapered) features, one parameter each.
 pub const FLAT_FEATURES: usize = TOTAL_FEATURES - TAPERED_FEATURES;
 
@@ -93,7 +96,8 @@ pub fn name(f: FeatureId) -> String {
         _ if f < TEMPO => format!("king_attack_{}", ROLES[f - KING_ATTACK + 1]),
         TEMPO => "tempo".into(),
         KING_DISTANCE => "king_distance_factor".into(),
-        _ if f < TOTAL_FEATURES => block(MATE_EDGE, "mate_edge"),
+        _ if f < BN_MATE_CORNER => block(MATE_EDGE, "mate_edge"),
+        BN_MATE_CORNER => "bn_mate_corner".into(),
         _ => panic!("feature {f} out of range"),
     }
 }
@@ -102,7 +106,7 @@ pub fn name(f: FeatureId) -> String {
 pub fn range(f: FeatureId) -> (i32, i32) {
     match f {
         _ if f < PST => (0, 3000),
-        KING_DISTANCE => (0, 200),
+        KING_DISTANCE | BN_MATE_CORNER => (0, 200),
         _ if f >= MATE_EDGE => (-500, 500),
         _ => (-1000, 1000),
     }
@@ -118,7 +122,7 @@ pub fn spsa_c_end(f: FeatureId) -> f64 {
         _ if f < MOBILITY_KNIGHT => 3.0,
         _ if f < PASSED_PAWN => 2.0,
         _ if f < DOUBLED_PAWN => 4.0,
-        KING_DISTANCE => 2.0,
+        KING_DISTANCE | BN_MATE_CORNER => 2.0,
         _ if f >= MATE_EDGE => 5.0,
         _ => 2.0,
     }
@@ -146,7 +150,10 @@ pub fn group(param_name: &str) -> &'static str {
         .find(|g| param_name.starts_with(*g))
         .copied()
         .unwrap_or(
-            if param_name.starts_with("king_distance") || param_name.starts_with("mate_edge") {
+            if param_name.starts_with("king_distance")
+                || param_name.starts_with("mate_edge")
+                || param_name.starts_with("bn_mate")
+            {
                 "mating K+piece vs K"
             } else {
                 "pawns, pieces and king"

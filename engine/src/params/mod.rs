@@ -683,7 +683,15 @@ mod tests {
                     && specs()[id].kind == ParamKind::Search)
         );
         assert!(search.contains(&find("lmr_divisor").unwrap()));
-        assert_eq!(select("switches").unwrap().len(), 6);
+        let switches = select("switches").unwrap();
+        assert!(switches.contains(&find("null_move").unwrap()));
+        assert_eq!(
+            switches.len(),
+            specs()
+                .iter()
+                .filter(|s| s.value_type == ValueType::Check)
+                .count()
+        );
         assert_eq!(select("eval").unwrap().len(), EVAL_PARAMS);
         assert_eq!(select("all").unwrap().len(), specs().len());
         assert!(matches!(select("zzz_*"), Err(ParamError::NoMatch(_))));

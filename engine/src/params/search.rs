@@ -158,6 +158,29 @@ search_params! {
     /// Deepest remaining depth (plies) at which reverse futility pruning applies. Useful
     /// within 3..12: c_end 1.
     REVERSE_FUTILITY_DEPTH reverse_futility_depth: i32 = 6, [1, 16], c_end 1.0, r_end 0.002;
+    /// Futility pruning: at shallow depth in non-PV nodes, skip quiet moves that do not give
+    /// check when the static evaluation plus a margin stays at or below alpha.
+    FUTILITY futility: bool = true, [0, 1], c_end 0.5, r_end 0.002;
+    /// Futility pruning: deepest remaining depth (plies) where it applies. Useful within
+    /// 3..10: c_end 1.
+    FUTILITY_DEPTH futility_depth: i32 = 6, [1, 32], c_end 1.0, r_end 0.002;
+    /// Futility pruning: constant part of the margin (cp). Useful within 0..250: c_end 12.
+    FUTILITY_BASE futility_base: i32 = 80, [0, 2000], c_end 12.0, r_end 0.002;
+    /// Futility pruning: margin per ply of depth (cp). Useful within 40..200: c_end 8.
+    FUTILITY_MARGIN futility_margin: i32 = 90, [0, 1000], c_end 8.0, r_end 0.002;
+    /// Main search: in non-PV nodes at shallow depth, skip moves that lose material by
+    /// static exchange evaluation (quiet moves by more than `main_see_quiet_margin`·depth,
+    /// captures by more than `main_see_capture_margin`·depth²).
+    MAIN_SEE_PRUNING main_see_pruning: bool = true, [0, 1], c_end 0.5, r_end 0.002;
+    /// Main-search SEE pruning: deepest remaining depth (plies) where it applies. Useful
+    /// within 3..10: c_end 1.
+    MAIN_SEE_DEPTH main_see_depth: i32 = 6, [1, 32], c_end 1.0, r_end 0.002;
+    /// Main-search SEE pruning of quiet moves: allowed loss per ply (cp). Useful within
+    /// 20..120: c_end 6.
+    MAIN_SEE_QUIET_MARGIN main_see_quiet_margin: i32 = 50, [0, 1000], c_end 6.0, r_end 0.002;
+    /// Main-search SEE pruning of captures: allowed loss per ply squared (cp). Useful within
+    /// 5..60: c_end 3.
+    MAIN_SEE_CAPTURE_MARGIN main_see_capture_margin: i32 = 20, [0, 1000], c_end 3.0, r_end 0.002;
     /// Half-width of the aspiration window at the root (cp, 0 = full window). Useful within
     /// 10..100: c_end 5.
     ASPIRATION_WINDOW aspiration_window: i32 = 30, [0, 1000], c_end 5.0, r_end 0.002;

@@ -11,9 +11,10 @@ use shakmaty::{CastlingMode, Chess, EnPassantMode, FromSetup, Move, MoveList, Po
 
 use super::draw::{KeyStack, is_fifty_move_draw};
 use super::knobs::{Knobs, LmrTable};
-use super::ordering::{Heuristics, pick};
+use super::ordering::{Heuristics, is_bad_capture_score, pick};
 use super::position_key;
 use super::score::{DRAW, INFINITY, MATE, MATE_BOUND, MAX_PLY, mated_in};
+use super::see::see;
 use super::time::TimeManager;
 use super::tt::{Bound, PackedMove, TranspositionTable};
 use crate::eval::{Evaluator, PieceSquares};
@@ -161,9 +162,13 @@ impl Worker<'_> {
             return h.score;
         }
 
-        // Only the pruning of non-PV nodes below needs the static evaluation.
+        // Only the pruning of non-PV nodes needs the static evaluation.
+        let static_eval = if pv_node || in_check {
+            -INFINITY
+        } else {
+            self.evaluate(pos, ply)
+        };
         if !pv_node && !in_check && beta.abs() < MATE_BOUND {
-            let static_eval = self.evaluate(pos, ply);
             if self.knobs.reverse_futility
                 && depth <= self.knobs.reverse_futility_depth
                 && static_eval - self.knobs.reverse_futility_margin * depth >= beta
@@ -218,15 +223,43 @@ impl Worker<'_> {
 
         let mut best_score = -INFINITY;
         let mut best_move: Option<Move> = None;
+        // Futility pruning: quiet moves that cannot lift the static evaluation to alpha.
+        let futile = self.knobs.futility
+            && !pv_node
+            && !in_check
+            && depth <= self.knobs.futility_depth
+            && alpha.abs() < MATE_BOUND
+            && static_eval + self.knobs.futility_base + self.knobs.futility_margin * depth <= alpha;
+        // SEE pruning: moves that lose material on their square, by a margin growing with
+        // depth (captures already ordered as losing are the only ones worth the test).
+        let see_prunes = self.knobs.main_see_pruning
+            && !pv_node
+            && !in_check
+            && depth <= self.knobs.main_see_depth;
         for index in 0..moves.len() {
             let (m, move_score) = pick(&mut moves, &mut scores, index);
             let quiet = !m.is_capture() && !m.is_promotion();
+            if see_prunes && index > 0 && best_score > -MATE_BOUND {
+                let threshold = if quiet {
+                    Some(-self.knobs.main_see_quiet_margin * depth)
+                } else if is_bad_capture_score(move_score) {
+                    Some(-self.knobs.main_see_capture_margin * depth * depth)
+                } else {
+                    None
+                };
+                if threshold.is_some_and(|t| see(pos, m) < t) {
+                    continue;
+                }
+            }
             let incremental = child_key(pos, key, m);
             if let Some(k) = incremental {
                 self.tt.prefetch(k);
             }
             let mut child = pos.clone();
             child.play_unchecked(m);
+            if futile && quiet && best_score > -MATE_BOUND && !child.is_check() {
+                continue;
+            }
             let child_key = incremental.unwrap_or_else(|| position_key(&child));
             self.set_child(ply, pos, m, child_key);
             let new_depth = depth - 1;
