@@ -127,6 +127,25 @@ fn a_tune_writes_its_folder_and_resumes_exactly() {
         1 + 6 * 4,
         "each game written once"
     );
+
+    // Games written by iterations that the checkpoint does not hold (here: all of them, the
+    // checkpoint removed) are played again on resume but not written twice.
+    std::fs::remove_file(parts.join("state.json")).unwrap();
+    let out = harness(&["spsa", "--resume", parts.to_str().unwrap()]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(
+        std::fs::read_to_string(parts.join("games.csv")).unwrap(),
+        resumed_games,
+        "replayed games are not written again"
+    );
+    assert_eq!(
+        std::fs::read_to_string(parts.join("spsa.csv")).unwrap(),
+        csv
+    );
 }
 
 #[test]

@@ -13,7 +13,7 @@ use serde::{Deserialize, Serialize};
 
 use super::{Draw, ParamDef, Settings, Step, Tuner, ValueKind, trajectory};
 use crate::book::Book;
-use crate::output::{FolderWriter, write_atomically, write_json};
+use crate::output::{FolderWriter, read_games_csv, write_atomically, write_json};
 use crate::runner::{Control, EngineConfig, Event, Listener, MatchConfig, play_pairs};
 use crate::scoreboard::Scoreboard;
 use crate::stats::Trinomial;
@@ -167,12 +167,19 @@ pub fn run_tune(
         spec.engine_with("plus", &tuner.values())?,
         spec.engine_with("minus", &tuner.values())?,
     ];
-    let writer = Mutex::new(FolderWriter::open(
-        dir,
-        &names,
-        resume,
-        &Default::default(),
-    )?);
+    // On resume, the games already written (those of iterations in flight at the interrupt
+    // included) are not written again when their iteration is replayed: the replay plays the
+    // same games, since an iteration's values and pairs depend only on (seed, its index).
+    let written: std::collections::HashSet<u64> = if resume {
+        read_games_csv(&dir.join("games.csv"))?
+            .rows
+            .iter()
+            .map(|r| r.game)
+            .collect()
+    } else {
+        Default::default()
+    };
+    let writer = Mutex::new(FolderWriter::open(dir, &names, resume, &written)?);
     let mut csv = SpsaCsv::open(&dir.join("spsa.csv"), &spec.params, tuner.state().applied)?;
 
     let (done_tx, done_rx) = mpsc::channel::<(u64, anyhow::Result<Option<Trinomial>>)>();
