@@ -208,11 +208,16 @@ impl Searcher {
         let start = Instant::now();
         let time = TimeManager::new(limits, root.turn(), start);
         let mut root_moves = root.legal_moves();
+        let legal_count = root_moves.len();
         if root_moves.iter().any(|m| only.contains(m)) {
             root_moves.retain(|m| only.contains(m));
         }
-        let restricted = !only.is_empty() && root_moves.len() < root.legal_moves().len();
-        let only: &[Move] = if restricted { &root_moves } else { &[] };
+        // The worker filters the root only when the list leaves some legal move out.
+        let only: &[Move] = if root_moves.len() < legal_count {
+            &root_moves
+        } else {
+            &[]
+        };
         let root_key = position_key(root);
         self.keys.reset(history, root_key);
         self.piece_squares[0] = self.evaluator.piece_squares(root);

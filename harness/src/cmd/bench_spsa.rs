@@ -74,7 +74,7 @@ fn measure(args: &SpsaBenchArgs, engine_keys: &[String], tag: &str) -> anyhow::R
         alpha: 0.602,
         gamma: 0.101,
         a_ratio: 0.1,
-        in_flight: (games.concurrency as u64).div_ceil(2 * args.pairs_per_iteration) + 1,
+        in_flight: Settings::in_flight_for(games.concurrency, args.pairs_per_iteration),
         seed: games.seed,
     };
     let spec = SpsaSpec {

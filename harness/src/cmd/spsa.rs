@@ -99,10 +99,9 @@ fn new_tune(args: &SpsaArgs) -> anyhow::Result<(SpsaSpec, PathBuf)> {
         Some(_) => Params::default(),
     };
     let params = param_defs(args, &start)?;
-    let in_flight = args.in_flight.unwrap_or_else(|| {
-        let slots = games.concurrency as u64;
-        slots.div_ceil(2 * args.pairs_per_iteration) + 1
-    });
+    let in_flight = args
+        .in_flight
+        .unwrap_or_else(|| Settings::in_flight_for(games.concurrency, args.pairs_per_iteration));
     let settings = Settings {
         iterations: args.iterations,
         pairs_per_iteration: args.pairs_per_iteration,

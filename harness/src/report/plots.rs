@@ -139,7 +139,7 @@ pub fn llr_plot(runs: &[RunLine], bounds: Option<(f64, f64)>) -> anyhow::Result<
                 });
             }
         }
-        legend(&mut chart)
+        legend(&mut chart, SeriesLabelPosition::UpperLeft)
     })
 }
 
@@ -228,7 +228,7 @@ pub fn elo_plot(runs: &[RunLine]) -> anyhow::Result<String> {
                     PathElement::new([(x, y), (x + 18, y)], colour.stroke_width(2))
                 });
         }
-        legend(&mut chart)
+        legend(&mut chart, SeriesLabelPosition::UpperLeft)
     })
 }
 
@@ -395,7 +395,7 @@ pub fn length_histogram(bins: &[LengthBin]) -> anyhow::Result<String> {
                     Rectangle::new([(x, y - 5), (x + 12, y + 5)], colour.filled())
                 });
         }
-        legend(&mut chart)
+        legend(&mut chart, SeriesLabelPosition::UpperLeft)
     })
 }
 
@@ -441,7 +441,7 @@ pub fn length_overlay(runs: &[(&str, &[LengthBin])]) -> anyhow::Result<String> {
                     PathElement::new([(x, y), (x + 18, y)], colour.stroke_width(2))
                 });
         }
-        legend(&mut chart)
+        legend(&mut chart, SeriesLabelPosition::UpperLeft)
     })
 }
 
@@ -518,7 +518,7 @@ pub fn effort_histogram(engines: &[EngineEffort], measure: Effort) -> anyhow::Re
                     Rectangle::new([(x, y - 5), (x + 12, y + 5)], colour.mix(0.5).filled())
                 });
         }
-        legend(&mut chart)
+        legend(&mut chart, SeriesLabelPosition::UpperLeft)
     })
 }
 
@@ -574,14 +574,7 @@ pub fn spsa_trajectories(params: &[Trajectory]) -> anyhow::Result<String> {
         }
         // Tuned values mostly sit near the start or the middle of their range; the legend
         // goes where lines are rarest.
-        chart
-            .configure_series_labels()
-            .position(SeriesLabelPosition::MiddleRight)
-            .background_style(WHITE.mix(0.85))
-            .border_style(GRID)
-            .label_font((FONT, 15))
-            .draw()
-            .map_err(plot_error)
+        legend(&mut chart, SeriesLabelPosition::MiddleRight)
     })
 }
 
@@ -602,10 +595,13 @@ fn mesh(chart: &mut Chart, x: &str, y: &str) -> anyhow::Result<()> {
         .map_err(plot_error)
 }
 
-fn legend<'a, 'b: 'a>(chart: &mut Chart<'a, 'b>) -> anyhow::Result<()> {
+fn legend<'a, 'b: 'a>(
+    chart: &mut Chart<'a, 'b>,
+    position: SeriesLabelPosition,
+) -> anyhow::Result<()> {
     chart
         .configure_series_labels()
-        .position(SeriesLabelPosition::UpperLeft)
+        .position(position)
         .background_style(WHITE.mix(0.85))
         .border_style(GRID)
         .label_font((FONT, 15))

@@ -38,6 +38,14 @@ impl Default for Settings {
     }
 }
 
+impl Settings {
+    /// Iterations in flight that keep `game_slots` games playing: enough iterations to fill
+    /// every slot, plus one so a slot never waits for an iteration to be drawn.
+    pub fn in_flight_for(game_slots: usize, pairs_per_iteration: u64) -> u64 {
+        (game_slots as u64).div_ceil(2 * pairs_per_iteration.max(1)) + 1
+    }
+}
+
 /// A setting out of its accepted range.
 #[derive(Debug, Error, PartialEq)]
 #[error("SPSA setting {name} = {value} is out of range: {accepted}")]
