@@ -10,6 +10,19 @@ use clap::{Parser, Subcommand};
 
 use crate::cmd;
 
+/// Exit codes of `harness match` (and `harness gauntlet`) besides 0 (finished; with `--sprt`, H1 accepted),
+/// 1 (error) and 2 (bad usage).
+pub mod exit {
+    /// The SPRT accepted H0: the change is not better by `elo1`.
+    pub const SPRT_H0: u8 = 3;
+    /// The match reached its game count with the SPRT undecided.
+    pub const SPRT_UNDECIDED: u8 = 4;
+    /// An engine faulted and `--recover` was not given: the match stopped (resumable).
+    pub const FAULT_STOP: u8 = 5;
+    /// Interrupted by Ctrl-C or SIGTERM (resumable).
+    pub const INTERRUPTED: u8 = 130;
+}
+
 /// `s` quoted for a POSIX shell when it needs quoting (for the commands we print).
 pub fn shell_quote(s: &str) -> String {
     if s.chars()
@@ -38,6 +51,8 @@ pub enum Command {
     Elo(cmd::elo::EloArgs),
     /// Play a match between engine configurations, optionally stopping on an SPRT decision.
     Match(Box<cmd::run_match::MatchCommandArgs>),
+    /// One engine against a series of opponents that differ in one key (e.g. `UCI_Elo`).
+    Gauntlet(Box<cmd::gauntlet::GauntletArgs>),
     /// Tune engine parameters by play with SPSA (OpenBench's arithmetic).
     Spsa(Box<cmd::spsa::SpsaArgs>),
     /// Make an opening book of balanced positions.
@@ -63,6 +78,7 @@ pub fn run(cli: Cli) -> anyhow::Result<std::process::ExitCode> {
     match cli.command {
         Command::Elo(args) => cmd::elo::run(args),
         Command::Match(args) => cmd::run_match::run(*args),
+        Command::Gauntlet(args) => cmd::gauntlet::run(*args),
         Command::Spsa(args) => cmd::spsa::run(*args),
         Command::Book(args) => cmd::book::run(args),
         Command::Datagen(args) => cmd::datagen::run(args),

@@ -36,10 +36,13 @@ const ENGINE_KEY_SEPARATOR: char = '\u{1f}';
 /// options, and the keys of each `--engine` are grouped into one value (clap cannot keep
 /// the occurrences of a multi-value option apart).
 pub fn normalize_args(args: Vec<String>) -> Vec<String> {
-    let Some(pos) = args.iter().position(|a| a == "match" || a == "spsa") else {
+    let Some(pos) = args
+        .iter()
+        .position(|a| a == "match" || a == "spsa" || a == "gauntlet")
+    else {
         return args;
     };
-    // Only when "match" or "spsa" is the subcommand (the first non-option argument).
+    // Only when "match", "spsa" or "gauntlet" is the subcommand (the first non-option argument).
     if args[1..pos].iter().any(|a| !a.starts_with('-')) {
         return args;
     }

@@ -9,6 +9,7 @@ pub mod bench_tune;
 pub mod book;
 pub mod datagen;
 pub mod elo;
+pub mod gauntlet;
 pub mod report;
 pub mod run_match;
 pub mod spsa;

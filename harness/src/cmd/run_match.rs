@@ -7,25 +7,12 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use crate::cli::match_options::{MatchArgs, OutputFormat, build_config, output_format};
-use crate::cli::shell_quote;
+use crate::cli::{exit, shell_quote};
 use crate::reporters::{FastchessReport, GameLines, JsonEvents, Progress, bench_line};
 use crate::runner::{Control, Event, Listener, Listeners, MatchConfig, Start, run_match};
 use crate::scoreboard::Scoreboard;
 use crate::stats::SprtState;
 use crate::{UsageError, usage_bail};
-
-/// Exit codes of `harness match` besides 0 (finished; with `--sprt`, H1 accepted),
-/// 1 (error) and 2 (bad usage).
-pub mod exit {
-    /// The SPRT accepted H0: the change is not better by `elo1`.
-    pub const SPRT_H0: u8 = 3;
-    /// The match reached its game count with the SPRT undecided.
-    pub const SPRT_UNDECIDED: u8 = 4;
-    /// An engine faulted and `--recover` was not given: the match stopped (resumable).
-    pub const FAULT_STOP: u8 = 5;
-    /// Interrupted by Ctrl-C or SIGTERM (resumable).
-    pub const INTERRUPTED: u8 = 130;
-}
 
 #[derive(Debug, Clone, Default, clap::Args)]
 pub struct MatchCommandArgs {

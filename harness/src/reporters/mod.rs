@@ -5,6 +5,7 @@
 
 pub mod fastchess;
 pub mod game_lines;
+pub mod gauntlet;
 pub mod json_events;
 pub mod progress;
 
