@@ -7,6 +7,7 @@
 //! [`see`], [`time`] (time management), [`draw`] (repetitions, fifty-move rule).
 
 mod draw;
+mod eval_cache;
 mod knobs;
 mod ordering;
 mod qsearch;
@@ -25,6 +26,7 @@ use shakmaty::{Chess, EnPassantMode, Move, MoveList, Position};
 use crate::eval::{Evaluator, PieceSquares};
 use crate::params::Params;
 use draw::KeyStack;
+use eval_cache::EvalCache;
 use knobs::{Knobs, LmrTable};
 use ordering::Heuristics;
 use score::{INFINITY, MATE_BOUND, MAX_PLY, to_score};
@@ -101,6 +103,8 @@ pub struct Searcher {
     knobs: Knobs,
     lmr: LmrTable,
     tt: TranspositionTable,
+    /// Static evaluations by key; they depend on the parameters, so it is cleared with them.
+    eval_cache: EvalCache,
     heuristics: Heuristics,
     keys: KeyStack,
     /// Material and piece-square sums of the position at each ply of the current path.
@@ -118,6 +122,7 @@ impl Searcher {
             lmr: LmrTable::new(&knobs),
             params,
             tt: TranspositionTable::new(hash_mb),
+            eval_cache: EvalCache::new(),
             heuristics: Heuristics::new(),
             keys: KeyStack::new(),
             piece_squares: vec![PieceSquares::default(); MAX_PLY + 2],
@@ -132,6 +137,7 @@ impl Searcher {
     /// Replaces the parameters. The tables are kept (call [`Searcher::new_game`] to clear them).
     pub fn set_params(&mut self, params: Params) {
         self.evaluator = Evaluator::new(&params);
+        self.eval_cache.clear();
         self.knobs = Knobs::new(&params);
         self.lmr = LmrTable::new(&self.knobs);
         self.params = params;
@@ -165,6 +171,7 @@ impl Searcher {
             lmr: &self.lmr,
             evaluator: &self.evaluator,
             tt: &mut self.tt,
+            eval_cache: &mut self.eval_cache,
             heuristics: &mut self.heuristics,
             keys: &mut self.keys,
             piece_squares: &mut self.piece_squares,

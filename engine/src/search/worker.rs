@@ -10,6 +10,7 @@ use shakmaty::zobrist::Zobrist64;
 use shakmaty::{CastlingMode, Chess, EnPassantMode, FromSetup, Move, MoveList, Position, Role};
 
 use super::draw::{KeyStack, is_fifty_move_draw};
+use super::eval_cache::EvalCache;
 use super::knobs::{Knobs, LmrTable};
 use super::ordering::{Heuristics, is_bad_capture_score, pick};
 use super::position_key;
@@ -28,6 +29,7 @@ pub(crate) struct Worker<'a> {
     pub lmr: &'a LmrTable,
     pub evaluator: &'a Evaluator,
     pub tt: &'a mut TranspositionTable,
+    pub eval_cache: &'a mut EvalCache,
     pub heuristics: &'a mut Heuristics,
     pub keys: &'a mut KeyStack,
     /// `piece_squares[ply]`: material and piece-square sums of the position at `ply`.
@@ -71,7 +73,18 @@ impl Worker<'_> {
 
     /// Static evaluation of `pos`, the position at `ply`, kept clear of the mate range.
     #[inline]
-    pub(crate) fn evaluate(&self, pos: &Chess, ply: usize) -> i32 {
+    pub(crate) fn evaluate(&mut self, pos: &Chess, ply: usize) -> i32 {
+        let key = self.keys.get(ply);
+        if let Some(eval) = self.eval_cache.get(key) {
+            debug_assert_eq!(eval, self.evaluate_uncached(pos, ply), "{pos:?}");
+            return eval;
+        }
+        let eval = self.evaluate_uncached(pos, ply);
+        self.eval_cache.set(key, eval);
+        eval
+    }
+
+    fn evaluate_uncached(&self, pos: &Chess, ply: usize) -> i32 {
         let sums = self.piece_squares[ply];
         debug_assert_eq!(sums, self.evaluator.piece_squares(pos), "{pos:?}");
         self.evaluator
