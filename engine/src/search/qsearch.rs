@@ -4,7 +4,7 @@
 use shakmaty::{Bitboard, Chess, Color, Position, Rank, Role};
 
 use super::draw::is_fifty_move_draw;
-use super::ordering::{CheckInfo, capture_score, is_bad_capture_score, pick};
+use super::ordering::{CheckInfo, is_bad_capture_score, pick, provisional_capture_score};
 use super::position_key;
 use super::score::{DRAW, INFINITY, MAX_PLY, mated_in};
 use super::see::value;
@@ -78,14 +78,14 @@ impl Worker<'_> {
         let mut scores = [0i32; MAX_MOVES];
         for (m, score) in moves.iter().zip(scores.iter_mut()) {
             *score = if m.is_capture() || m.is_promotion() {
-                capture_score(pos, *m)
+                provisional_capture_score(*m)
             } else {
                 QUIET_CHECK
             };
         }
 
         for index in 0..moves.len() {
-            let (m, move_score) = pick(&mut moves, &mut scores, index);
+            let (m, move_score) = pick(pos, &mut moves, &mut scores, index);
             if !in_check {
                 let tactical = m.is_capture() || m.is_promotion();
                 // Captures (and checks) that lose material by SEE.

@@ -250,7 +250,7 @@ impl Worker<'_> {
             && !in_check
             && depth <= self.knobs.main_see_depth;
         for index in 0..moves.len() {
-            let (m, move_score) = pick(&mut moves, &mut scores, index);
+            let (m, move_score) = pick(pos, &mut moves, &mut scores, index);
             let quiet = !m.is_capture() && !m.is_promotion();
             if see_prunes && index > 0 && best_score > -MATE_BOUND {
                 let threshold = if quiet {
