@@ -23,7 +23,7 @@ use std::time::{Duration, Instant};
 use shakmaty::zobrist::Zobrist64;
 use shakmaty::{Chess, EnPassantMode, Move, MoveList, Position};
 
-use crate::eval::{Evaluator, PieceSquares};
+use crate::eval::{Evaluator, PawnCache, PieceSquares};
 use crate::params::Params;
 use draw::KeyStack;
 use eval_cache::EvalCache;
@@ -105,6 +105,8 @@ pub struct Searcher {
     tt: TranspositionTable,
     /// Static evaluations by key; they depend on the parameters, so it is cleared with them.
     eval_cache: EvalCache,
+    /// Pawn-structure terms by pawn placement; cleared with the parameters too.
+    pawn_cache: PawnCache,
     heuristics: Heuristics,
     keys: KeyStack,
     /// Material and piece-square sums of the position at each ply of the current path.
@@ -123,6 +125,7 @@ impl Searcher {
             params,
             tt: TranspositionTable::new(hash_mb),
             eval_cache: EvalCache::new(),
+            pawn_cache: PawnCache::default(),
             heuristics: Heuristics::new(),
             keys: KeyStack::new(),
             piece_squares: vec![PieceSquares::default(); MAX_PLY + 2],
@@ -138,6 +141,7 @@ impl Searcher {
     pub fn set_params(&mut self, params: Params) {
         self.evaluator = Evaluator::new(&params);
         self.eval_cache.clear();
+        self.pawn_cache.clear();
         self.knobs = Knobs::new(&params);
         self.lmr = LmrTable::new(&self.knobs);
         self.params = params;
@@ -172,6 +176,7 @@ impl Searcher {
             evaluator: &self.evaluator,
             tt: &mut self.tt,
             eval_cache: &mut self.eval_cache,
+            pawn_cache: &mut self.pawn_cache,
             heuristics: &mut self.heuristics,
             keys: &mut self.keys,
             piece_squares: &mut self.piece_squares,

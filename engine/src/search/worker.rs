@@ -18,7 +18,7 @@ use super::score::{DRAW, INFINITY, MATE, MATE_BOUND, MAX_PLY, mated_in};
 use super::see::see;
 use super::time::TimeManager;
 use super::tt::{Bound, PackedMove, TranspositionTable};
-use crate::eval::{Evaluator, PieceSquares};
+use crate::eval::{Evaluator, PawnCache, PieceSquares};
 
 /// Room for the scores of one node's moves (shakmaty's `MoveList` capacity).
 pub(crate) const MAX_MOVES: usize = 270;
@@ -30,6 +30,7 @@ pub(crate) struct Worker<'a> {
     pub evaluator: &'a Evaluator,
     pub tt: &'a mut TranspositionTable,
     pub eval_cache: &'a mut EvalCache,
+    pub pawn_cache: &'a mut PawnCache,
     pub heuristics: &'a mut Heuristics,
     pub keys: &'a mut KeyStack,
     /// `piece_squares[ply]`: material and piece-square sums of the position at `ply`.
@@ -84,12 +85,12 @@ impl Worker<'_> {
         eval
     }
 
-    fn evaluate_uncached(&self, pos: &Chess, ply: usize) -> i32 {
+    fn evaluate_uncached(&mut self, pos: &Chess, ply: usize) -> i32 {
         let sums = self.piece_squares[ply];
         debug_assert_eq!(sums, self.evaluator.piece_squares(pos), "{pos:?}");
-        self.evaluator
-            .evaluate_with(pos, sums)
-            .clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
+        let eval = self.evaluator.evaluate_cached(pos, sums, self.pawn_cache);
+        debug_assert_eq!(eval, self.evaluator.evaluate(pos), "{pos:?}");
+        eval.clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
     }
 
     /// Records the position at `ply + 1`, reached from `pos` (at `ply`) by `m`: its key and
