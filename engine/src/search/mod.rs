@@ -9,6 +9,7 @@
 mod draw;
 mod eval_cache;
 mod knobs;
+mod movegen;
 mod ordering;
 mod qsearch;
 mod score;
