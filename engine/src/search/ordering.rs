@@ -98,22 +98,39 @@ impl Heuristics {
         ply: usize,
     ) {
         let killers = self.killers[ply];
+        let history = &self.history[pos.turn() as usize];
         for (m, score) in moves.iter().zip(scores.iter_mut()) {
-            *score = if tt_move.matches(*m) {
-                TT_MOVE
-            } else if m.is_capture() {
-                provisional_capture_score(*m)
-            } else if m.promotion() == Some(Role::Queen) {
-                PROMOTION
-            } else if m.is_promotion() {
-                BAD_CAPTURE
-            } else if killers[0] == Some(*m) {
-                KILLER + 1
-            } else if killers[1] == Some(*m) {
-                KILLER
-            } else {
-                self.history(pos.turn(), *m)
+            // Quiet moves, most of the list, by one match; the rest by their kind.
+            *score = match *m {
+                Move::Normal {
+                    from,
+                    to,
+                    capture: None,
+                    promotion: None,
+                    ..
+                } => {
+                    if killers[0] == Some(*m) {
+                        KILLER + 1
+                    } else if killers[1] == Some(*m) {
+                        KILLER
+                    } else {
+                        history[from as usize][to as usize]
+                    }
+                }
+                _ if m.is_capture() => provisional_capture_score(*m),
+                _ if m.promotion() == Some(Role::Queen) => PROMOTION,
+                _ if m.is_promotion() => BAD_CAPTURE,
+                _ if killers[0] == Some(*m) => KILLER + 1,
+                _ if killers[1] == Some(*m) => KILLER,
+                _ => self.history(pos.turn(), *m),
             };
+        }
+        // A packed move matches at most one legal move (from, to and promotion tell them
+        // apart), so the first match is the only one.
+        if tt_move != PackedMove::NONE
+            && let Some(index) = moves.iter().position(|m| tt_move.matches(*m))
+        {
+            scores[index] = TT_MOVE;
         }
     }
 }
@@ -309,6 +326,42 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn scores_follow_the_ordering_rules() {
+        let p = pos("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1");
+        let moves = p.legal_moves();
+        let mut h = Heuristics::new();
+        let quiet: Vec<Move> = moves
+            .iter()
+            .copied()
+            .filter(|m| !m.is_capture() && !m.is_promotion())
+            .collect();
+        h.reward(p.turn(), 3, 5, quiet[2], &quiet[..2]);
+        h.reward(p.turn(), 3, 4, quiet[4], &[]);
+        let tt = moves[7];
+        let mut scores = [0; 256];
+        h.score_moves(&p, &moves, &mut scores, PackedMove::new(tt), 3);
+        for (i, &m) in moves.iter().enumerate() {
+            let expected = if m == tt {
+                TT_MOVE
+            } else if m.is_capture() {
+                provisional_capture_score(m)
+            } else if m.promotion() == Some(Role::Queen) {
+                PROMOTION
+            } else if m.is_promotion() {
+                BAD_CAPTURE
+            } else if m == quiet[4] {
+                KILLER + 1
+            } else if m == quiet[2] {
+                KILLER
+            } else {
+                h.history(p.turn(), m)
+            };
+            assert_eq!(scores[i], expected, "{m}");
+        }
+        assert!(h.history(p.turn(), quiet[0]) < 0);
     }
 
     #[test]
