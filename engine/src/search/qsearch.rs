@@ -4,7 +4,7 @@
 use shakmaty::{Bitboard, Chess, Color, MoveList, Position, Rank, Role};
 
 use super::draw::is_fifty_move_draw;
-use super::movegen::{has_legal_move, tactical_moves};
+use super::movegen::{has_legal_move, retain_moves, tactical_moves};
 use super::ordering::{CheckInfo, is_bad_capture_score, pick, provisional_capture_score};
 use super::position_key;
 use super::score::{DRAW, INFINITY, MAX_PLY, mated_in};
@@ -78,7 +78,9 @@ impl Worker<'_> {
         let mut check_info = None;
         if with_checks {
             let info = check_info.insert(CheckInfo::new(pos));
-            moves.retain(|m| m.is_capture() || m.is_promotion() || info.gives_check(pos, *m));
+            retain_moves(&mut moves, |m| {
+                m.is_capture() || m.is_promotion() || info.gives_check(pos, m)
+            });
         }
         let mut scores = [0i32; MAX_MOVES];
         for (m, score) in moves.iter().zip(scores.iter_mut()) {
