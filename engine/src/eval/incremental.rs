@@ -111,18 +111,22 @@ mod tests {
     use shakmaty::fen::Fen;
     use shakmaty::{CastlingMode, Chess, Position};
 
-    use crate::eval::Evaluator;
+    use crate::eval::{Evaluator, PawnCache};
     use crate::params::Params;
 
     /// Walks every line to `depth` plies, checking the updated sums and the evaluation made
-    /// with them against a recomputation from scratch.
-    fn walk(evaluator: &Evaluator, pos: &Chess, sums: super::PieceSquares, depth: u32) {
+    /// with them (and with the pawn cache) against a recomputation from scratch.
+    fn walk(
+        evaluator: &Evaluator,
+        cache: &mut PawnCache,
+        pos: &Chess,
+        sums: super::PieceSquares,
+        depth: u32,
+    ) {
         assert_eq!(sums, evaluator.piece_squares(pos), "{pos:?}");
-        assert_eq!(
-            evaluator.evaluate_with(pos, sums),
-            evaluator.evaluate(pos),
-            "{pos:?}"
-        );
+        let full = evaluator.evaluate(pos);
+        assert_eq!(evaluator.evaluate_with(pos, sums), full, "{pos:?}");
+        assert_eq!(evaluator.evaluate_cached(pos, sums, cache), full, "{pos:?}");
         if depth == 0 {
             return;
         }
@@ -130,13 +134,15 @@ mod tests {
             let after = evaluator.piece_squares_after(pos, sums, m);
             let mut child = pos.clone();
             child.play_unchecked(m);
-            walk(evaluator, &child, after, depth - 1);
+            walk(evaluator, cache, &child, after, depth - 1);
         }
     }
 
     #[test]
     fn updated_sums_equal_recomputed_ones() {
         let evaluator = Evaluator::new(&Params::default());
+        // One cache across all the positions: hits from earlier walks must be right too.
+        let mut cache = PawnCache::default();
         for fen in [
             // Castling both ways for both sides, captures, promotions and en passant.
             "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
@@ -153,7 +159,13 @@ mod tests {
                 .unwrap()
                 .into_position(CastlingMode::Standard)
                 .unwrap();
-            walk(&evaluator, &pos, evaluator.piece_squares(&pos), 3);
+            walk(
+                &evaluator,
+                &mut cache,
+                &pos,
+                evaluator.piece_squares(&pos),
+                3,
+            );
         }
     }
 }

@@ -17,6 +17,7 @@ pub(super) fn king_zone(board: &Board, color: Color) -> Bitboard {
 
 /// Own pawns one or two ranks ahead of the king on its and the neighbouring files (shelter),
 /// and how many of those three files hold no own pawn at all (open files next to the king).
+#[inline(always)]
 pub(super) fn king_pawns<S: Sink>(board: &Board, color: Color, sink: &mut S) {
     let Some(king) = board.king_of(color) else {
         return;

@@ -19,6 +19,7 @@ fn has_mating_material(board: &Board, color: Color) -> bool {
 /// No pawns and neither side can force mate (KK, KNK, KBK, KNNK, KNKB, KBKB, ...): the
 /// evaluation reports no features at all, so such positions evaluate to exactly 0 for every
 /// parameter set (which keeps the evaluation linear in the weights).
+#[inline(always)]
 pub(super) fn is_dead_draw(board: &Board) -> bool {
     board.pawns().is_empty()
         && !has_mating_material(board, Color::White)
@@ -33,6 +34,7 @@ fn edge_distance(square: Square) -> usize {
 }
 
 /// The side that has mating material against a bare king, in a pawnless position.
+#[inline(always)]
 pub(super) fn lone_king_winner(board: &Board) -> Option<Color> {
     if board.pawns().any() {
         return None;

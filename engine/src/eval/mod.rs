@@ -22,6 +22,7 @@ mod incremental;
 mod king;
 mod material;
 mod mating;
+mod pawn_cache;
 mod pawns;
 mod pieces;
 mod sink;
@@ -31,6 +32,7 @@ use shakmaty::{Chess, Color, Move, Position, Role};
 
 use crate::params::{self, Params, TOTAL_FEATURES};
 pub use incremental::PieceSquares;
+pub use pawn_cache::PawnCache;
 pub use sink::Sink;
 use sink::{WeightSink, Weights};
 pub use trace::{EvalTrace, TraceTerm, trace};
@@ -58,6 +60,9 @@ fn sign(color: Color) -> i32 {
 }
 
 /// Reports every feature of `pos` to `sink`. The single source of the evaluation's logic.
+/// Always inlined, with the terms it calls, so that the evaluator's popcnt copy compiles all
+/// of it with popcnt.
+#[inline(always)]
 pub fn extract<S: Sink>(pos: &Chess, sink: &mut S) {
     let board = pos.board();
     if mating::is_dead_draw(board) {
@@ -77,7 +82,7 @@ pub fn extract<S: Sink>(pos: &Chess, sink: &mut S) {
             material::material(board, color, sink);
             material::piece_squares(board, color, sink);
         }
-        pawns::pawn_structure(board, color, sink);
+        sink.pawn_structure(board, color);
         pieces::piece_activity(board, color, sink);
         king::king_pawns(board, color, sink);
     }
@@ -114,6 +119,7 @@ impl Evaluator {
             weights: &self.weights,
             mg: 0,
             eg: 0,
+            pawns: None,
         };
         self.finish(pos, sink)
     }
@@ -122,6 +128,27 @@ impl Evaluator {
     /// (kept up to date by [`Evaluator::piece_squares_after`]), so that only the other terms
     /// are computed. Exactly equal to `evaluate_white(pos)`.
     pub fn evaluate_white_with(&self, pos: &Chess, sums: PieceSquares) -> i32 {
+        self.evaluate_white_sums(pos, sums, None)
+    }
+
+    /// [`Evaluator::evaluate_white_with`] taking the pawn-structure terms from `pawns`, a
+    /// cache filled with this evaluator's weights. Exactly equal to `evaluate_white(pos)`.
+    pub fn evaluate_white_cached(
+        &self,
+        pos: &Chess,
+        sums: PieceSquares,
+        pawns: &mut PawnCache,
+    ) -> i32 {
+        self.evaluate_white_sums(pos, sums, Some(pawns))
+    }
+
+    #[inline(always)]
+    fn evaluate_white_sums(
+        &self,
+        pos: &Chess,
+        sums: PieceSquares,
+        pawns: Option<&mut PawnCache>,
+    ) -> i32 {
         // Pawnless boards may be dead draws or K+X vs K, evaluated by their own rules.
         if pos.board().pawns().is_empty() {
             return self.evaluate_white(pos);
@@ -130,6 +157,7 @@ impl Evaluator {
             weights: &self.weights,
             mg: sums.mg,
             eg: sums.eg,
+            pawns: pawns.map(|cache| cache.sums(pos.board(), &self.weights)),
         };
         self.finish(pos, sink)
     }
@@ -137,6 +165,33 @@ impl Evaluator {
     /// Adds the features of `pos` to `sink` and blends its sums by phase.
     #[inline(always)]
     fn finish<const PIECE_SQUARES: bool>(
+        &self,
+        pos: &Chess,
+        sink: WeightSink<'_, PIECE_SQUARES>,
+    ) -> i32 {
+        // The evaluation counts squares (mobility, king zone, phase) dozens of times, and the
+        // baseline x86-64 target has no popcnt instruction: this copy, compiled with it, is
+        // taken when the CPU has it (std caches the check).
+        #[cfg(target_arch = "x86_64")]
+        if std::is_x86_feature_detected!("popcnt") {
+            // SAFETY: the CPU supports popcnt, checked just above.
+            return unsafe { self.finish_popcnt(pos, sink) };
+        }
+        self.finish_portable(pos, sink)
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "popcnt")]
+    fn finish_popcnt<const PIECE_SQUARES: bool>(
+        &self,
+        pos: &Chess,
+        sink: WeightSink<'_, PIECE_SQUARES>,
+    ) -> i32 {
+        self.finish_portable(pos, sink)
+    }
+
+    #[inline(always)]
+    fn finish_portable<const PIECE_SQUARES: bool>(
         &self,
         pos: &Chess,
         mut sink: WeightSink<'_, PIECE_SQUARES>,
@@ -161,6 +216,16 @@ impl Evaluator {
     /// [`Evaluator::evaluate_white_with`] from the side to move's view.
     pub fn evaluate_with(&self, pos: &Chess, sums: PieceSquares) -> i32 {
         let white = self.evaluate_white_with(pos, sums);
+        if pos.turn() == Color::White {
+            white
+        } else {
+            -white
+        }
+    }
+
+    /// [`Evaluator::evaluate_white_cached`] from the side to move's view.
+    pub fn evaluate_cached(&self, pos: &Chess, sums: PieceSquares, pawns: &mut PawnCache) -> i32 {
+        let white = self.evaluate_white_cached(pos, sums, pawns);
         if pos.turn() == Color::White {
             white
         } else {

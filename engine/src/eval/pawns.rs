@@ -48,6 +48,7 @@ pub(super) fn pawn_attacks(board: &Board, color: Color) -> Bitboard {
 /// Passed pawns by relative rank, doubled pawns (another own pawn ahead on the file) and
 /// isolated pawns (no own pawn on a neighbouring file) of `color`. A pawn with an own pawn
 /// ahead of it is not counted as passed: the front one is.
+#[inline(always)]
 pub(super) fn pawn_structure<S: Sink>(board: &Board, color: Color, sink: &mut S) {
     let s = sign(color);
     let ours = board.pawns() & board.by_color(color);

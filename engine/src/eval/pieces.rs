@@ -22,6 +22,7 @@ const MOBILITY: [usize; 4] = [
 ///   neighbours) it attacks, summed per role;
 ///
 /// plus the bishop pair and rooks on open (no pawns) or semi-open (only enemy pawns) files.
+#[inline(always)]
 pub(super) fn piece_activity<S: Sink>(board: &Board, color: Color, sink: &mut S) {
     let s = sign(color);
     let ours = board.by_color(color);

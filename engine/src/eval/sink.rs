@@ -3,6 +3,8 @@
 //! ([`WeightSink`]); the trace records coefficients ([`super::trace`]). Being generic over the
 //! sink, the extraction is monomorphised per sink, so the fast path has no indirection.
 
+use shakmaty::{Board, Color};
+
 use crate::params::{FeatureId, TOTAL_FEATURES};
 
 /// Receives the features of a position, one `(feature, coefficient)` at a time. The same
@@ -14,6 +16,16 @@ pub trait Sink {
 
     /// Adds `coef` (White minus Black) to feature `feature`.
     fn add(&mut self, feature: FeatureId, coef: i32);
+
+    /// Reports `color`'s pawn-structure features ([`super::pawns::pawn_structure`]); the
+    /// search's sink adds their weighted sums from its pawn cache instead.
+    #[inline(always)]
+    fn pawn_structure(&mut self, board: &Board, color: Color)
+    where
+        Self: Sized,
+    {
+        super::pawns::pawn_structure(board, color, self);
+    }
 }
 
 /// Per-feature `[mg, eg]` weights (flat features hold the same weight twice).
@@ -26,6 +38,8 @@ pub(crate) struct WeightSink<'a, const PIECE_SQUARES: bool = true> {
     pub weights: &'a Weights,
     pub mg: i32,
     pub eg: i32,
+    /// `[color][mg, eg]` pawn-structure sums already known (from the pawn cache).
+    pub pawns: Option<[[i32; 2]; 2]>,
 }
 
 impl<const PIECE_SQUARES: bool> Sink for WeightSink<'_, PIECE_SQUARES> {
@@ -36,6 +50,18 @@ impl<const PIECE_SQUARES: bool> Sink for WeightSink<'_, PIECE_SQUARES> {
         let [mg, eg] = self.weights[feature];
         self.mg += coef * mg;
         self.eg += coef * eg;
+    }
+
+    #[inline(always)]
+    fn pawn_structure(&mut self, board: &Board, color: Color) {
+        match self.pawns {
+            Some(sums) => {
+                let [mg, eg] = sums[color as usize];
+                self.mg += mg;
+                self.eg += eg;
+            }
+            None => super::pawns::pawn_structure(board, color, self),
+        }
     }
 }
 

@@ -34,6 +34,12 @@ impl KeyStack {
         self.keys[self.root + ply] = key;
     }
 
+    /// The key of the position at `ply` (already [`set`](KeyStack::set)).
+    #[inline]
+    pub(crate) fn get(&self, ply: usize) -> u64 {
+        self.keys[self.root + ply]
+    }
+
     /// Whether the position at `ply` (already [`set`](KeyStack::set)) repeats: once when the
     /// earlier occurrence is on the search path (the root included), since the side that can
     /// repeat can repeat again; twice when both are in the game before the root (threefold).

@@ -7,7 +7,9 @@
 //! [`see`], [`time`] (time management), [`draw`] (repetitions, fifty-move rule).
 
 mod draw;
+mod eval_cache;
 mod knobs;
+mod movegen;
 mod ordering;
 mod qsearch;
 mod score;
@@ -22,9 +24,10 @@ use std::time::{Duration, Instant};
 use shakmaty::zobrist::Zobrist64;
 use shakmaty::{Chess, EnPassantMode, Move, MoveList, Position};
 
-use crate::eval::{Evaluator, PieceSquares};
+use crate::eval::{Evaluator, PawnCache, PieceSquares};
 use crate::params::Params;
 use draw::KeyStack;
+use eval_cache::EvalCache;
 use knobs::{Knobs, LmrTable};
 use ordering::Heuristics;
 use score::{INFINITY, MATE_BOUND, MAX_PLY, to_score};
@@ -101,6 +104,10 @@ pub struct Searcher {
     knobs: Knobs,
     lmr: LmrTable,
     tt: TranspositionTable,
+    /// Static evaluations by key; they depend on the parameters, so it is cleared with them.
+    eval_cache: EvalCache,
+    /// Pawn-structure terms by pawn placement; cleared with the parameters too.
+    pawn_cache: PawnCache,
     heuristics: Heuristics,
     keys: KeyStack,
     /// Material and piece-square sums of the position at each ply of the current path.
@@ -118,6 +125,8 @@ impl Searcher {
             lmr: LmrTable::new(&knobs),
             params,
             tt: TranspositionTable::new(hash_mb),
+            eval_cache: EvalCache::new(),
+            pawn_cache: PawnCache::default(),
             heuristics: Heuristics::new(),
             keys: KeyStack::new(),
             piece_squares: vec![PieceSquares::default(); MAX_PLY + 2],
@@ -132,6 +141,8 @@ impl Searcher {
     /// Replaces the parameters. The tables are kept (call [`Searcher::new_game`] to clear them).
     pub fn set_params(&mut self, params: Params) {
         self.evaluator = Evaluator::new(&params);
+        self.eval_cache.clear();
+        self.pawn_cache.clear();
         self.knobs = Knobs::new(&params);
         self.lmr = LmrTable::new(&self.knobs);
         self.params = params;
@@ -165,6 +176,8 @@ impl Searcher {
             lmr: &self.lmr,
             evaluator: &self.evaluator,
             tt: &mut self.tt,
+            eval_cache: &mut self.eval_cache,
+            pawn_cache: &mut self.pawn_cache,
             heuristics: &mut self.heuristics,
             keys: &mut self.keys,
             piece_squares: &mut self.piece_squares,

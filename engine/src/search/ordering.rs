@@ -98,43 +98,85 @@ impl Heuristics {
         ply: usize,
     ) {
         let killers = self.killers[ply];
+        let history = &self.history[pos.turn() as usize];
         for (m, score) in moves.iter().zip(scores.iter_mut()) {
-            *score = if tt_move.matches(*m) {
-                TT_MOVE
-            } else if m.is_capture() {
-                capture_score(pos, *m)
-            } else if m.promotion() == Some(Role::Queen) {
-                PROMOTION
-            } else if m.is_promotion() {
-                BAD_CAPTURE
-            } else if killers[0] == Some(*m) {
-                KILLER + 1
-            } else if killers[1] == Some(*m) {
-                KILLER
-            } else {
-                self.history(pos.turn(), *m)
+            // Quiet moves, most of the list, by one match; the rest by their kind.
+            *score = match *m {
+                Move::Normal {
+                    from,
+                    to,
+                    capture: None,
+                    promotion: None,
+                    ..
+                } => {
+                    if killers[0] == Some(*m) {
+                        KILLER + 1
+                    } else if killers[1] == Some(*m) {
+                        KILLER
+                    } else {
+                        history[from as usize][to as usize]
+                    }
+                }
+                _ if m.is_capture() => provisional_capture_score(*m),
+                _ if m.promotion() == Some(Role::Queen) => PROMOTION,
+                _ if m.is_promotion() => BAD_CAPTURE,
+                _ if killers[0] == Some(*m) => KILLER + 1,
+                _ if killers[1] == Some(*m) => KILLER,
+                _ => self.history(pos.turn(), *m),
             };
+        }
+        // A packed move matches at most one legal move (from, to and promotion tell them
+        // apart), so the first match is the only one.
+        if tt_move != PackedMove::NONE
+            && let Some(index) = moves.iter().position(|m| tt_move.matches(*m))
+        {
+            scores[index] = TT_MOVE;
         }
     }
 }
 
 /// Captures (and promotions) for the quiescence search, by SEE class then MVV-LVA.
+#[cfg(test)]
 pub(crate) fn capture_score(pos: &Chess, m: Move) -> i32 {
+    let score = provisional_capture_score(m);
+    if exchange_cannot_lose(m) || see(pos, m) >= 0 {
+        score
+    } else {
+        demoted(score)
+    }
+}
+
+/// [`capture_score`] before the exchange is played out: scored as winning, and classed only
+/// when [`pick`] reaches it (most nodes cut off before the captures that need a SEE).
+#[inline]
+pub(crate) fn provisional_capture_score(m: Move) -> i32 {
     let victim = m.capture().map_or(0, value) + m.promotion().map_or(0, value);
-    let mvv_lva = victim * 8 - m.role() as i32;
-    // The exchange cannot lose when what is taken is worth at least the piece left on the
-    // square (the opponent's best reply is to take that piece, after which we may stop), so
-    // the sign of the SEE is known without playing the exchange out. Not on the first and
-    // last ranks, where a pawn retaking would also promote.
+    GOOD_CAPTURE + victim * 8 - m.role() as i32
+}
+
+/// A provisional capture score turned into that of a losing capture (same MVV-LVA order).
+#[inline]
+fn demoted(score: i32) -> i32 {
+    score - GOOD_CAPTURE + BAD_CAPTURE
+}
+
+/// Whether `score` is a capture scored as winning, which [`pick`] checks before trusting.
+#[inline]
+fn is_provisional(score: i32) -> bool {
+    (GOOD_CAPTURE..TT_MOVE).contains(&score)
+}
+
+/// The exchange cannot lose when what is taken is worth at least the piece left on the
+/// square (the opponent's best reply is to take that piece, after which we may stop), so
+/// the sign of the SEE is known without playing the exchange out. Not on the first and
+/// last ranks, where a pawn retaking would also promote.
+#[inline]
+fn exchange_cannot_lose(m: Move) -> bool {
     let exposed = value(m.promotion().unwrap_or(m.role()));
     let first_gain =
         m.capture().map_or(0, value) + m.promotion().map_or(0, |r| value(r) - value(Role::Pawn));
     let back_rank = matches!(m.to().rank(), Rank::First | Rank::Eighth);
-    if (first_gain >= exposed && !back_rank) || see(pos, m) >= 0 {
-        GOOD_CAPTURE + mvv_lva
-    } else {
-        BAD_CAPTURE + mvv_lva
-    }
+    first_gain >= exposed && !back_rank
 }
 
 /// Whether `score` (from [`Heuristics::score_moves`]) marks a capture losing material.
@@ -147,17 +189,37 @@ fn squares(m: Move) -> (usize, usize) {
 }
 
 /// Moves the highest-scored remaining move to position `index` and returns it (a selection
-/// sort done lazily, since a cut-off often comes after the first few moves).
-#[inline]
-pub(crate) fn pick(moves: &mut MoveList, scores: &mut [i32], index: usize) -> (Move, i32) {
-    let rest = &scores[index..moves.len()];
-    // The first of the highest (ties keep generation order). Two passes, because a plain
-    // maximum vectorises and the running index of the best does not.
-    let top = rest.iter().copied().max().unwrap_or(i32::MIN);
-    let best = index + rest.iter().position(|&s| s == top).unwrap_or(0);
-    moves.swap(index, best);
-    scores.swap(index, best);
-    (moves[index], scores[index])
+/// sort done lazily, since a cut-off often comes after the first few moves). A capture with a
+/// provisional score is classed by SEE when it comes out on top; if it loses material it is
+/// demoted and the pick goes on, so the order is the one exact scores would have given.
+#[inline(always)]
+pub(crate) fn pick(
+    pos: &Chess,
+    moves: &mut MoveList,
+    scores: &mut [i32],
+    index: usize,
+) -> (Move, i32) {
+    loop {
+        let rest = &scores[index..moves.len()];
+        // The first of the highest (ties keep generation order). Two passes, because a plain
+        // maximum vectorises and the running index of the best does not.
+        let top = rest.iter().copied().max().unwrap_or(i32::MIN);
+        let best = index + rest.iter().position(|&s| s == top).unwrap_or(0);
+        if is_provisional(top) && loses_exchange(pos, moves[best]) {
+            scores[best] = demoted(top);
+            continue;
+        }
+        moves.swap(index, best);
+        scores.swap(index, best);
+        return (moves[index], top);
+    }
+}
+
+/// Whether the capture `m` loses material by SEE (kept out of line: [`pick`] is inlined in
+/// every move loop).
+#[inline(never)]
+fn loses_exchange(pos: &Chess, m: Move) -> bool {
+    !exchange_cannot_lose(m) && see(pos, m) < 0
 }
 
 /// What it takes to give check in one position, computed once so that testing each move is
@@ -263,6 +325,89 @@ mod tests {
                     );
                 }
             }
+        }
+    }
+
+    #[test]
+    fn scores_follow_the_ordering_rules() {
+        let p = pos("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1");
+        let moves = p.legal_moves();
+        let mut h = Heuristics::new();
+        let quiet: Vec<Move> = moves
+            .iter()
+            .copied()
+            .filter(|m| !m.is_capture() && !m.is_promotion())
+            .collect();
+        h.reward(p.turn(), 3, 5, quiet[2], &quiet[..2]);
+        h.reward(p.turn(), 3, 4, quiet[4], &[]);
+        let tt = moves[7];
+        let mut scores = [0; 256];
+        h.score_moves(&p, &moves, &mut scores, PackedMove::new(tt), 3);
+        for (i, &m) in moves.iter().enumerate() {
+            let expected = if m == tt {
+                TT_MOVE
+            } else if m.is_capture() {
+                provisional_capture_score(m)
+            } else if m.promotion() == Some(Role::Queen) {
+                PROMOTION
+            } else if m.is_promotion() {
+                BAD_CAPTURE
+            } else if m == quiet[4] {
+                KILLER + 1
+            } else if m == quiet[2] {
+                KILLER
+            } else {
+                h.history(p.turn(), m)
+            };
+            assert_eq!(scores[i], expected, "{m}");
+        }
+        assert!(h.history(p.turn(), quiet[0]) < 0);
+    }
+
+    #[test]
+    fn lazy_pick_gives_the_order_of_exact_scores() {
+        for fen in [
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+            "2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - 0 1",
+            "r1bq2rk/pp3pbp/2p1p1pQ/7P/3P4/2PB1N2/PP3PPR/2KR4 w - - 0 1",
+            "n1n5/PPPk4/8/8/8/8/4Kppp/5N1N b - - 0 1",
+            "1r4R1/2p4P/8/k7/8/8/8/K7 b - - 3 2",
+        ] {
+            let p = pos(fen);
+            let moves = p.legal_moves();
+            let exact: Vec<i32> = moves
+                .iter()
+                .map(|&m| {
+                    if m.is_capture() || m.is_promotion() {
+                        capture_score(&p, m)
+                    } else {
+                        m.to() as i32
+                    }
+                })
+                .collect();
+            // The order a selection sort on exact scores gives (first of the highest each time).
+            let mut expected: Vec<(Move, i32)> = moves.iter().copied().zip(exact).collect();
+            for i in 0..expected.len() {
+                let top = expected[i..].iter().map(|e| e.1).max().unwrap();
+                let best = i + expected[i..].iter().position(|e| e.1 == top).unwrap();
+                expected.swap(i, best);
+            }
+            let mut lazy_moves = moves.clone();
+            let mut scores: Vec<i32> = moves
+                .iter()
+                .map(|&m| {
+                    if m.is_capture() || m.is_promotion() {
+                        provisional_capture_score(m)
+                    } else {
+                        m.to() as i32
+                    }
+                })
+                .collect();
+            let picked: Vec<(Move, i32)> = (0..moves.len())
+                .map(|i| pick(&p, &mut lazy_moves, &mut scores, i))
+                .collect();
+            assert_eq!(picked, expected, "{fen}");
         }
     }
 

@@ -1,10 +1,11 @@
 //! Quiescence search: only captures and promotions (and, in its first plies, quiet checking
 //! moves) below the horizon, so that the evaluation is only trusted in quiet positions.
 
-use shakmaty::{Bitboard, Chess, Color, Position, Rank, Role};
+use shakmaty::{Bitboard, Chess, Color, MoveList, Position, Rank, Role};
 
 use super::draw::is_fifty_move_draw;
-use super::ordering::{CheckInfo, capture_score, is_bad_capture_score, pick};
+use super::movegen::{has_legal_move, retain_moves, tactical_moves};
+use super::ordering::{CheckInfo, is_bad_capture_score, pick, provisional_capture_score};
 use super::position_key;
 use super::score::{DRAW, INFINITY, MAX_PLY, mated_in};
 use super::see::value;
@@ -55,37 +56,43 @@ impl Worker<'_> {
             best_score = stand_pat;
         }
 
-        let mut moves = pos.legal_moves();
-        if moves.is_empty() {
-            // Without moves: mate when in check; a stalemate is not detected when not in check
-            // because quiet moves were never the question here.
+        let with_checks = !in_check && qply < self.knobs.qsearch_check_plies;
+        // Only captures and promotions are searched below unless in check or looking for
+        // checks: generate just those, and ask for any legal move only when there is none.
+        let captures_only = !in_check && !with_checks;
+        let mut moves = if captures_only {
+            let mut moves = MoveList::new();
+            tactical_moves(pos, &mut moves);
+            moves
+        } else {
+            pos.legal_moves()
+        };
+        if moves.is_empty() && (!captures_only || !has_legal_move(pos)) {
+            // Without moves: mate when in check, else stalemate.
             return if in_check { mated_in(ply) } else { DRAW };
         }
         if is_fifty_move_draw(pos.halfmoves()) {
             return DRAW;
         }
-        let with_checks = !in_check && qply < self.knobs.qsearch_check_plies;
         // Built on first use: for the quiet checks, or for a capture close to delta pruning.
         let mut check_info = None;
-        if !in_check {
-            if with_checks {
-                let info = check_info.insert(CheckInfo::new(pos));
-                moves.retain(|m| m.is_capture() || m.is_promotion() || info.gives_check(pos, *m));
-            } else {
-                moves.retain(|m| m.is_capture() || m.is_promotion());
-            }
+        if with_checks {
+            let info = check_info.insert(CheckInfo::new(pos));
+            retain_moves(&mut moves, |m| {
+                m.is_capture() || m.is_promotion() || info.gives_check(pos, m)
+            });
         }
         let mut scores = [0i32; MAX_MOVES];
         for (m, score) in moves.iter().zip(scores.iter_mut()) {
             *score = if m.is_capture() || m.is_promotion() {
-                capture_score(pos, *m)
+                provisional_capture_score(*m)
             } else {
                 QUIET_CHECK
             };
         }
 
         for index in 0..moves.len() {
-            let (m, move_score) = pick(&mut moves, &mut scores, index);
+            let (m, move_score) = pick(pos, &mut moves, &mut scores, index);
             if !in_check {
                 let tactical = m.is_capture() || m.is_promotion();
                 // Captures (and checks) that lose material by SEE.

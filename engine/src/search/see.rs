@@ -1,7 +1,7 @@
 //! Static exchange evaluation: the material balance of the best sequence of captures on one
 //! square, each side free to stop capturing when it would lose.
 
-use shakmaty::{Bitboard, Board, Chess, Move, Position, Rank, Role, Square};
+use shakmaty::{Bitboard, Board, Chess, Color, Move, Position, Rank, Role, Square, attacks};
 
 /// Exchange values of the pieces (fixed, independent of the tuned material weights, so that
 /// move ordering does not change while tuning the evaluation).
@@ -25,24 +25,38 @@ pub(crate) fn see(pos: &Chess, m: Move) -> i32 {
     };
     let board = pos.board();
     let mut occupied = board.occupied();
-    let mut gains = [0i32; 40];
     let promotion_gain = m.promotion().map_or(0, |r| value(r) - value(Role::Pawn));
-    gains[0] = m.capture().map_or(0, value) + promotion_gain;
-    // The piece now standing on the target square, which the next capture wins.
-    let mut on_square = m.promotion().unwrap_or(m.role());
+    let first_gain = m.capture().map_or(0, value) + promotion_gain;
     occupied ^= Bitboard::from_square(from);
     if m.is_en_passant() {
         // The captured pawn stands beside the target square, behind it from the capturer.
         let captured = Square::from_coords(to.file(), from.rank());
         occupied ^= Bitboard::from_square(captured);
     }
+    // Every piece of either side attacking the square. Knights, kings and pawns are found
+    // once; the sliders again after each capture, since a capture can only open lines (so
+    // the set, less the pieces gone, equals a fresh `attacks_to`).
+    let pawns = board.pawns();
+    let steppers = (attacks::knight_attacks(to) & board.knights())
+        | (attacks::king_attacks(to) & board.kings())
+        | (attacks::pawn_attacks(Color::Black, to) & pawns & board.white())
+        | (attacks::pawn_attacks(Color::White, to) & pawns & board.black());
+    let sliders = |occupied: Bitboard| {
+        (attacks::rook_attacks(to, occupied) & board.rooks_and_queens())
+            | (attacks::bishop_attacks(to, occupied) & board.bishops_and_queens())
+    };
+    let mut attackers = (steppers | sliders(occupied)) & occupied;
     let mut side = !pos.turn();
+    if (attackers & board.by_color(side)).is_empty() {
+        // Nothing recaptures (the common case for a quiet move).
+        return first_gain;
+    }
+    let mut gains = [0i32; 40];
+    gains[0] = first_gain;
+    // The piece now standing on the target square, which the next capture wins.
+    let mut on_square = m.promotion().unwrap_or(m.role());
     let mut depth = 0;
-    loop {
-        let attackers = board.attacks_to(to, side, occupied) & occupied;
-        let Some((sq, role)) = least_valuable(board, attackers) else {
-            break;
-        };
+    while let Some((sq, role)) = least_valuable(board, attackers & board.by_color(side)) {
         // A king may only capture when the square is no longer defended.
         if role == Role::King
             && (board.attacks_to(to, !side, occupied ^ Bitboard::from_square(sq))
@@ -63,6 +77,7 @@ pub(crate) fn see(pos: &Chess, m: Move) -> i32 {
         gains[depth] = gain;
         on_square = next_piece;
         occupied ^= Bitboard::from_square(sq);
+        attackers = (attackers | sliders(occupied)) & occupied;
         side = !side;
         if depth + 1 >= gains.len() {
             break;
@@ -100,6 +115,91 @@ mod tests {
             .unwrap();
         let m = uci.parse::<UciMove>().unwrap().to_move(&pos).unwrap();
         see(&pos, m)
+    }
+
+    /// The exchange recomputing every attacker at every step (the first version): the
+    /// incremental one must agree with it on every move.
+    fn see_reference(pos: &Chess, m: Move) -> i32 {
+        let (from, to) = match m {
+            Move::Normal { from, to, .. } | Move::EnPassant { from, to } => (from, to),
+            Move::Castle { .. } | Move::Put { .. } => return 0,
+        };
+        let board = pos.board();
+        let mut occupied = board.occupied();
+        let mut gains = [0i32; 40];
+        let promotion_gain = m.promotion().map_or(0, |r| value(r) - value(Role::Pawn));
+        gains[0] = m.capture().map_or(0, value) + promotion_gain;
+        // The piece now standing on the target square, which the next capture wins.
+        let mut on_square = m.promotion().unwrap_or(m.role());
+        occupied ^= Bitboard::from_square(from);
+        if m.is_en_passant() {
+            // The captured pawn stands beside the target square, behind it from the capturer.
+            let captured = Square::from_coords(to.file(), from.rank());
+            occupied ^= Bitboard::from_square(captured);
+        }
+        let mut side = !pos.turn();
+        let mut depth = 0;
+        loop {
+            let attackers = board.attacks_to(to, side, occupied) & occupied;
+            let Some((sq, role)) = least_valuable(board, attackers) else {
+                break;
+            };
+            // A king may only capture when the square is no longer defended.
+            if role == Role::King
+                && (board.attacks_to(to, !side, occupied ^ Bitboard::from_square(sq))
+                    & occupied
+                    & !Bitboard::from_square(sq))
+                .any()
+            {
+                break;
+            }
+            depth += 1;
+            let mut gain = value(on_square) - gains[depth - 1];
+            let mut next_piece = role;
+            // A pawn capturing onto the last rank promotes (to a queen).
+            if role == Role::Pawn && (to.rank() == Rank::First || to.rank() == Rank::Eighth) {
+                gain += value(Role::Queen) - value(Role::Pawn);
+                next_piece = Role::Queen;
+            }
+            gains[depth] = gain;
+            on_square = next_piece;
+            occupied ^= Bitboard::from_square(sq);
+            side = !side;
+            if depth + 1 >= gains.len() {
+                break;
+            }
+        }
+        // Each side chooses to stop or continue, from the last capture back to the first.
+        while depth > 0 {
+            gains[depth - 1] = -(-gains[depth - 1]).max(gains[depth]);
+            depth -= 1;
+        }
+        gains[0]
+    }
+
+    #[test]
+    fn agrees_with_recomputing_the_attackers() {
+        fn walk(pos: &Chess, depth: u32, checked: &mut usize) {
+            for m in pos.legal_moves() {
+                assert_eq!(see(pos, m), see_reference(pos, m), "{pos:?} {m}");
+                *checked += 1;
+                if depth > 0 {
+                    let mut child = pos.clone();
+                    child.play_unchecked(m);
+                    walk(&child, depth - 1, checked);
+                }
+            }
+        }
+        let mut checked = 0;
+        for fen in crate::bench::POSITIONS {
+            let pos: Chess = fen
+                .parse::<Fen>()
+                .unwrap()
+                .into_position(CastlingMode::Standard)
+                .unwrap();
+            walk(&pos, 1, &mut checked);
+        }
+        assert!(checked > 30_000, "{checked}");
     }
 
     #[test]

@@ -10,6 +10,7 @@ use shakmaty::zobrist::Zobrist64;
 use shakmaty::{CastlingMode, Chess, EnPassantMode, FromSetup, Move, MoveList, Position, Role};
 
 use super::draw::{KeyStack, is_fifty_move_draw};
+use super::eval_cache::EvalCache;
 use super::knobs::{Knobs, LmrTable};
 use super::ordering::{Heuristics, is_bad_capture_score, pick};
 use super::position_key;
@@ -17,7 +18,7 @@ use super::score::{DRAW, INFINITY, MATE, MATE_BOUND, MAX_PLY, mated_in};
 use super::see::see;
 use super::time::TimeManager;
 use super::tt::{Bound, PackedMove, TranspositionTable};
-use crate::eval::{Evaluator, PieceSquares};
+use crate::eval::{Evaluator, PawnCache, PieceSquares};
 
 /// Room for the scores of one node's moves (shakmaty's `MoveList` capacity).
 pub(crate) const MAX_MOVES: usize = 270;
@@ -28,6 +29,8 @@ pub(crate) struct Worker<'a> {
     pub lmr: &'a LmrTable,
     pub evaluator: &'a Evaluator,
     pub tt: &'a mut TranspositionTable,
+    pub eval_cache: &'a mut EvalCache,
+    pub pawn_cache: &'a mut PawnCache,
     pub heuristics: &'a mut Heuristics,
     pub keys: &'a mut KeyStack,
     /// `piece_squares[ply]`: material and piece-square sums of the position at `ply`.
@@ -71,12 +74,23 @@ impl Worker<'_> {
 
     /// Static evaluation of `pos`, the position at `ply`, kept clear of the mate range.
     #[inline]
-    pub(crate) fn evaluate(&self, pos: &Chess, ply: usize) -> i32 {
+    pub(crate) fn evaluate(&mut self, pos: &Chess, ply: usize) -> i32 {
+        let key = self.keys.get(ply);
+        if let Some(eval) = self.eval_cache.get(key) {
+            debug_assert_eq!(eval, self.evaluate_uncached(pos, ply), "{pos:?}");
+            return eval;
+        }
+        let eval = self.evaluate_uncached(pos, ply);
+        self.eval_cache.set(key, eval);
+        eval
+    }
+
+    fn evaluate_uncached(&mut self, pos: &Chess, ply: usize) -> i32 {
         let sums = self.piece_squares[ply];
         debug_assert_eq!(sums, self.evaluator.piece_squares(pos), "{pos:?}");
-        self.evaluator
-            .evaluate_with(pos, sums)
-            .clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
+        let eval = self.evaluator.evaluate_cached(pos, sums, self.pawn_cache);
+        debug_assert_eq!(eval, self.evaluator.evaluate(pos), "{pos:?}");
+        eval.clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
     }
 
     /// Records the position at `ply + 1`, reached from `pos` (at `ply`) by `m`: its key and
@@ -237,7 +251,7 @@ impl Worker<'_> {
             && !in_check
             && depth <= self.knobs.main_see_depth;
         for index in 0..moves.len() {
-            let (m, move_score) = pick(&mut moves, &mut scores, index);
+            let (m, move_score) = pick(pos, &mut moves, &mut scores, index);
             let quiet = !m.is_capture() && !m.is_promotion();
             if see_prunes && index > 0 && best_score > -MATE_BOUND {
                 let threshold = if quiet {

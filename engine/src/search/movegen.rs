@@ -1,0 +1,284 @@
+//! Move generation the quiescence search needs beyond shakmaty's: only the legal captures and
+//! promotions (shakmaty generates every legal move, and most of a quiescence node's moves are
+//! quiet), and whether any legal move exists at all, asked only when there is no capture.
+//!
+//! The captures come out in the order `legal_moves` gives them (move ordering breaks ties by
+//! generation order, so the search visits the same tree), which the tests check.
+
+use shakmaty::{
+    Bitboard, Board, Chess, Color, Move, MoveList, Position, Rank, Role, Square, attacks,
+};
+
+/// Our pieces standing alone between the king of the side to move and an enemy slider: they
+/// may only move along that line.
+fn pinned(board: &Board, us: Color, king: Square) -> Bitboard {
+    let snipers = board.by_color(!us)
+        & ((attacks::rook_attacks(king, Bitboard::EMPTY) & board.rooks_and_queens())
+            | (attacks::bishop_attacks(king, Bitboard::EMPTY) & board.bishops_and_queens()));
+    let mut pinned = Bitboard::EMPTY;
+    for sniper in snipers {
+        let between = attacks::between(king, sniper) & board.occupied();
+        if !between.more_than_one() {
+            pinned |= between;
+        }
+    }
+    pinned & board.by_color(us)
+}
+
+/// Squares one pawn step ahead of `pawns` for `us`.
+#[inline]
+fn forward(pawns: Bitboard, us: Color) -> Bitboard {
+    match us {
+        Color::White => pawns.shift(8),
+        Color::Black => pawns.shift(-8),
+    }
+}
+
+fn push_promotions(moves: &mut MoveList, from: Square, to: Square, capture: Option<Role>) {
+    for promotion in [Role::Queen, Role::Rook, Role::Bishop, Role::Knight] {
+        moves.push(Move::Normal {
+            role: Role::Pawn,
+            from,
+            capture,
+            to,
+            promotion: Some(promotion),
+        });
+    }
+}
+
+/// The legal captures and promotions of `pos`, which must not be in check, appended to
+/// `moves` in the order of `pos.legal_moves()` (en passant, pawns, knights, bishops, rooks,
+/// queens, king).
+pub(crate) fn tactical_moves(pos: &Chess, moves: &mut MoveList) {
+    let board = pos.board();
+    let us = pos.turn();
+    let Some(king) = board.king_of(us) else {
+        return;
+    };
+    let ours = board.by_color(us);
+    let theirs = board.by_color(!us);
+    let occupied = board.occupied();
+    let pinned = pinned(board, us, king);
+    let legal =
+        |from: Square, to: Square| !pinned.contains(from) || attacks::aligned(from, to, king);
+
+    if let Some(to) = pos.maybe_ep_square() {
+        for from in board.pawns() & ours & attacks::pawn_attacks(!us, to) {
+            let captured = Square::from_coords(to.file(), from.rank());
+            let after = occupied.without(from).without(captured).with(to);
+            if (board.attacks_to(king, !us, after) & !Bitboard::from_square(captured)).is_empty() {
+                moves.push(Move::EnPassant { from, to });
+            }
+        }
+    }
+
+    let pawns = board.pawns() & ours;
+    let back_ranks = Bitboard::from_rank(Rank::First) | Bitboard::from_rank(Rank::Eighth);
+    // Captures towards the a-file, then towards the h-file (as shakmaty's generator).
+    let (west, east) = match us {
+        Color::White => (7, 9),
+        Color::Black => (-9, -7),
+    };
+    for (offset, file_mask) in [
+        (west, !Bitboard::from_file(shakmaty::File::A)),
+        (east, !Bitboard::from_file(shakmaty::File::H)),
+    ] {
+        let targets = (pawns & file_mask).shift(offset) & theirs;
+        for to in targets & !back_ranks {
+            let from = Square::new((i32::from(to) - offset) as u32);
+            if legal(from, to) {
+                moves.push(Move::Normal {
+                    role: Role::Pawn,
+                    from,
+                    capture: board.role_at(to),
+                    to,
+                    promotion: None,
+                });
+            }
+        }
+        for to in targets & back_ranks {
+            let from = Square::new((i32::from(to) - offset) as u32);
+            if legal(from, to) {
+                push_promotions(moves, from, to, board.role_at(to));
+            }
+        }
+    }
+    let step_back = match us {
+        Color::White => -8,
+        Color::Black => 8,
+    };
+    for to in forward(pawns, us) & !occupied & back_ranks {
+        let from = Square::new((i32::from(to) + step_back) as u32);
+        if legal(from, to) {
+            push_promotions(moves, from, to, None);
+        }
+    }
+
+    for role in [Role::Knight, Role::Bishop, Role::Rook, Role::Queen] {
+        for from in board.by_role(role) & ours {
+            let reach = match role {
+                Role::Knight => attacks::knight_attacks(from),
+                Role::Bishop => attacks::bishop_attacks(from, occupied),
+                Role::Rook => attacks::rook_attacks(from, occupied),
+                _ => attacks::queen_attacks(from, occupied),
+            };
+            for to in reach & theirs {
+                if legal(from, to) {
+                    moves.push(Move::Normal {
+                        role,
+                        from,
+                        capture: board.role_at(to),
+                        to,
+                        promotion: None,
+                    });
+                }
+            }
+        }
+    }
+
+    for to in attacks::king_attacks(king) & theirs {
+        if board.attacks_to(to, !us, occupied).is_empty() {
+            moves.push(Move::Normal {
+                role: Role::King,
+                from: king,
+                capture: board.role_at(to),
+                to,
+                promotion: None,
+            });
+        }
+    }
+}
+
+/// `moves.retain(keep)` as a plain compaction (arrayvec's retain moves element by element
+/// with guards for panics, several times the cost on a list of a few dozen moves).
+#[inline]
+pub(crate) fn retain_moves(moves: &mut MoveList, mut keep: impl FnMut(Move) -> bool) {
+    let mut kept = 0;
+    for index in 0..moves.len() {
+        let m = moves[index];
+        if keep(m) {
+            moves[kept] = m;
+            kept += 1;
+        }
+    }
+    moves.truncate(kept);
+}
+
+/// Whether `pos`, which must not be in check, has a legal move: a cheap look at the king and
+/// the unpinned pieces first, the full generation only when they have none.
+pub(crate) fn has_legal_move(pos: &Chess) -> bool {
+    let board = pos.board();
+    let us = pos.turn();
+    let Some(king) = board.king_of(us) else {
+        return !pos.legal_moves().is_empty();
+    };
+    let ours = board.by_color(us);
+    let occupied = board.occupied();
+    // Not in check, so no slider looks through the king's square: a square the enemy does
+    // not attack now is safe to step on.
+    if (attacks::king_attacks(king) & !ours)
+        .into_iter()
+        .any(|to| board.attacks_to(to, !us, occupied).is_empty())
+    {
+        return true;
+    }
+    let free = ours & !pinned(board, us, king);
+    if (forward(board.pawns() & free, us) & !occupied).any() {
+        return true;
+    }
+    for from in free & !board.pawns() & !board.kings() {
+        let reach = match board.role_at(from) {
+            Some(Role::Knight) => attacks::knight_attacks(from),
+            Some(Role::Bishop) => attacks::bishop_attacks(from, occupied),
+            Some(Role::Rook) => attacks::rook_attacks(from, occupied),
+            _ => attacks::queen_attacks(from, occupied),
+        };
+        if (reach & !ours).any() {
+            return true;
+        }
+    }
+    !pos.legal_moves().is_empty()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use shakmaty::CastlingMode;
+    use shakmaty::fen::Fen;
+
+    fn check(pos: &Chess) {
+        if pos.is_check() {
+            return;
+        }
+        let mut expected = pos.legal_moves();
+        let any = !expected.is_empty();
+        expected.retain(|m| m.is_capture() || m.is_promotion());
+        let mut moves = MoveList::new();
+        tactical_moves(pos, &mut moves);
+        assert_eq!(
+            moves,
+            expected,
+            "{}",
+            Fen::from_position(pos, shakmaty::EnPassantMode::Always)
+        );
+        assert_eq!(
+            has_legal_move(pos),
+            any,
+            "{}",
+            Fen::from_position(pos, shakmaty::EnPassantMode::Always)
+        );
+    }
+
+    fn walk(pos: &Chess, depth: u32) -> usize {
+        check(pos);
+        if depth == 0 {
+            return 1;
+        }
+        let mut count = 1;
+        for m in pos.legal_moves() {
+            let mut child = pos.clone();
+            child.play_unchecked(m);
+            count += walk(&child, depth - 1);
+        }
+        count
+    }
+
+    fn pos(fen: &str) -> Chess {
+        fen.parse::<Fen>()
+            .unwrap()
+            .into_position(CastlingMode::Standard)
+            .unwrap()
+    }
+
+    #[test]
+    fn retain_keeps_the_order() {
+        let p = pos("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1");
+        let mut expected = p.legal_moves();
+        expected.retain(|m| m.is_capture() || m.role() == Role::Knight);
+        let mut moves = p.legal_moves();
+        retain_moves(&mut moves, |m| m.is_capture() || m.role() == Role::Knight);
+        assert_eq!(moves, expected);
+        assert!(!moves.is_empty() && moves.len() < p.legal_moves().len());
+    }
+
+    #[test]
+    fn same_moves_and_order_as_legal_generation() {
+        let mut positions = 0;
+        for fen in crate::bench::POSITIONS.iter().chain(&[
+            // En passant: legal, pinned along the rank, pinned diagonally; promotions with and
+            // without captures, pinned pawns, stalemates.
+            "8/8/8/KPp4r/8/8/8/4k3 w - c6 0 1",
+            "8/8/8/1k1pP2R/8/8/8/4K3 w - d6 0 1",
+            "4k3/8/8/2pP4/8/8/8/b3K2B w - c6 0 1",
+            "n1n5/PPPk4/8/8/8/8/4Kppp/5N1N b - - 0 1",
+            "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+            "7k/5Q2/8/8/8/8/8/K7 b - - 0 1",
+            "k7/P7/K7/8/8/8/8/8 b - - 0 1",
+            "8/8/8/8/8/1q6/2k5/K7 w - - 0 1",
+            "4k3/8/8/8/8/8/3r4/3QK3 w - - 0 1",
+        ]) {
+            positions += walk(&pos(fen), 2);
+        }
+        assert!(positions > 10_000, "{positions}");
+    }
+}
