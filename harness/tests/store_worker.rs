@@ -730,6 +730,9 @@ fn bad_input_is_a_clear_error_and_writes_nothing() {
         )
         .expect("copy the test without its book")
         .get(0);
+    let cursor = "INSERT INTO test_cursors (test_id, stripe, next_pair, end_pair) \
+                  VALUES ($1, 0, 0, 4)";
+    c.execute(cursor, &[&bookless]).expect("its pairs");
     let out = worker_once(&url, &[]);
     let err = text(&out.stderr);
     assert_eq!(out.status.code(), Some(0), "{err}");
@@ -757,6 +760,7 @@ fn bad_input_is_a_clear_error_and_writes_nothing() {
         )
         .expect("copy the test")
         .get(0);
+    c.execute(cursor, &[&copy]).expect("its pairs");
     let out = harness(&url, &["test", "stop", &copy.to_string()]);
     assert!(out.status.success(), "{}", text(&out.stderr));
     assert_eq!(text(&out.stdout).trim(), format!("test {copy}: stopped"));

@@ -24,6 +24,9 @@ pub(crate) const TEST_SELECT: &str = "SELECT t.id, t.status, t.spec, t.pair_coun
                coalesce(sum(draws), 0)::bigint AS d, coalesce(sum(losses), 0)::bigint AS l \
         FROM test_counts WHERE test_id = t.id) c";
 
+/// Pairs per cursor stripe of a test (see migration 0002).
+const CURSOR_STRIPE: i64 = 1024;
+
 /// [`TEST_SELECT`] of one test without its spec (read as JSON `null`): what a commit reads
 /// to decide the SPRT.
 static TEST_COUNTS_SQL: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
@@ -173,6 +176,15 @@ impl Store {
             )
             .map_err(qe("create a test"))?
             .get(0);
+        // Fresh pairs are handed out from cursors, one per stripe of pairs, so that
+        // concurrent claims take different rows (see migration 0002).
+        tx.execute(
+            "INSERT INTO test_cursors (test_id, stripe, next_pair, end_pair)
+             SELECT $1, s::integer, s * $3::bigint, least((s + 1) * $3::bigint, $2::bigint)
+             FROM generate_series(0::bigint, ($2::bigint - 1) / $3::bigint) AS s",
+            &[&id, &(test.pair_count as i64), &CURSOR_STRIPE],
+        )
+        .map_err(qe("create a test's cursors"))?;
         tx.commit().map_err(qe("create a test"))?;
         Ok(id)
     }

@@ -31,8 +31,9 @@ impl Store {
 
     /// Leases up to `batch_pairs` unplayed pairs of test `test` (or of the oldest active test
     /// that has some, when `None`) to `worker` for `lease`: pairs whose lease expired (or that
-    /// were given back) first, then pairs never handed out, lowest index first. Concurrent
-    /// claims never get the same pair (row locks, `SKIP LOCKED`, and the test's cursor of
+    /// were given back) first, then pairs never handed out, from the lowest stripe of 1024
+    /// pairs that no other claim holds at the moment. Concurrent
+    /// claims never get the same pair (row locks, `SKIP LOCKED`, and the test's cursors of
     /// fresh pairs). `None` when there is nothing to claim: no active test, the test is not
     /// active (decided, stopped, finished), or all its pairs are leased or committed.
     /// One call of the schema's `harness_claim` function.
@@ -107,7 +108,8 @@ impl Store {
                     "SELECT t.id FROM tests t
                      WHERE t.status = 'active' AND ($1::bigint IS NULL OR t.id = $1)
                        AND NOT (t.id = ANY($2))
-                       AND (t.next_pair < t.pair_count
+                       AND (EXISTS (SELECT 1 FROM test_cursors c WHERE c.test_id = t.id
+                                    AND c.next_pair < c.end_pair)
                             OR EXISTS (SELECT 1 FROM leases l WHERE l.test_id = t.id
                                        AND l.expires_at < now()))
                      ORDER BY t.id LIMIT 1",

@@ -1,26 +1,36 @@
--- Schema version 2: fresh pairs are handed out from a cursor on the test instead of from
--- one pre-created lease row per pair, and a claim and a commit are one call each.
+-- Schema version 2: fresh pairs are handed out from cursors instead of from one
+-- pre-created lease row per pair, and a claim and a commit are one call each.
 --
 -- Why: with a row per unplayed pair, every claim scanned the same head of the leases
 -- index, through the dead versions of every pair claimed before, and its row locks
 -- (FOR UPDATE SKIP LOCKED rechecks lock rows that then fail the condition) made the
 -- commits' lease deletions wait on claims: measured, both took hundreds of milliseconds
 -- under 200 simulated workers. Now `leases` holds only pairs handed out and not yet
--- committed (a few per worker), and a claim takes its fresh pairs by moving `next_pair`.
+-- committed (a few batches per worker), and a claim takes fresh pairs from the test's
+-- cursors: one per stripe of 1024 pairs, so that concurrent claims lock different rows
+-- (SKIP LOCKED) instead of queueing on one (a single cursor on the test's row was
+-- measured too: claims queued on its lock for seconds under 200 workers).
 
-ALTER TABLE tests ADD COLUMN next_pair bigint NOT NULL DEFAULT 0;
--- Tests of version 1 already have a lease row for each unplayed pair.
-UPDATE tests SET next_pair = pair_count;
-ALTER TABLE tests ADD CONSTRAINT tests_next_pair_range CHECK (next_pair BETWEEN 0 AND pair_count);
+CREATE TABLE test_cursors (
+    test_id   bigint NOT NULL REFERENCES tests (id) ON DELETE CASCADE,
+    stripe    integer NOT NULL,
+    -- The next pair of the stripe to hand out; the stripe is [first, end_pair).
+    next_pair bigint NOT NULL,
+    end_pair  bigint NOT NULL,
+    CHECK (next_pair <= end_pair),
+    PRIMARY KEY (test_id, stripe)
+);
+GRANT SELECT ON test_cursors TO harness_worker;
 
+-- Tests of version 1 have a lease row for each unplayed pair and no cursor.
 -- A pair never handed out or given back has expires_at = -infinity: claimed first.
 UPDATE leases SET expires_at = '-infinity', worker = NULL WHERE expires_at IS NULL;
 ALTER TABLE leases ALTER COLUMN expires_at SET NOT NULL;
 
 -- Leases up to p_limit pairs of test p_test to p_worker for p_secs seconds: expired or
 -- given-back pairs first (oldest expiry, then lowest index), then fresh pairs from the
--- cursor. Returns nothing when the test is not active or has nothing to claim.
--- SECURITY DEFINER: workers may move the cursor only through this function.
+-- cursors (lowest free stripe first). Returns nothing when the test is not active or has
+-- nothing to claim. SECURITY DEFINER: workers move the cursors only through this function.
 CREATE FUNCTION harness_claim(p_test bigint, p_worker text, p_limit integer,
                               p_secs double precision)
 RETURNS TABLE (leased_pair bigint, leased_until timestamptz)
@@ -29,8 +39,10 @@ DECLARE
     v_status text;
     v_until  timestamptz := now() + make_interval(secs => p_secs);
     v_taken  bigint;
+    v_stripe integer;
     v_lo     bigint;
     v_hi     bigint;
+    v_end    bigint;
 BEGIN
     SELECT t.status INTO v_status FROM tests t WHERE t.id = p_test;
     IF NOT FOUND THEN
@@ -41,7 +53,7 @@ BEGIN
     END IF;
     -- A claim lost in a server crash hands its pairs out again, and a pair is stored once
     -- whoever commits it (the games of a pair are fixed): no need to wait for the disk
-    -- while holding the test's cursor.
+    -- while holding a cursor.
     PERFORM set_config('synchronous_commit', 'off', true);
     RETURN QUERY
         WITH picked AS (
@@ -53,18 +65,46 @@ BEGIN
         FROM picked WHERE l.test_id = p_test AND l.pair_index = picked.pair_index
         RETURNING l.pair_index, l.expires_at;
     GET DIAGNOSTICS v_taken = ROW_COUNT;
+    -- Fresh pairs from the lowest stripes no other claim holds now.
     IF v_taken < p_limit THEN
-        -- NO KEY UPDATE: commits' foreign-key checks on the test do not wait for it.
-        SELECT t.next_pair, least(t.pair_count, t.next_pair + (p_limit - v_taken))
-          INTO v_lo, v_hi
-          FROM tests t WHERE t.id = p_test AND t.status = 'active' FOR NO KEY UPDATE;
-        IF FOUND AND v_hi > v_lo THEN
-            UPDATE tests SET next_pair = v_hi WHERE id = p_test;
-            RETURN QUERY
-                INSERT INTO leases (test_id, pair_index, worker, expires_at)
-                SELECT p_test, g, p_worker, v_until FROM generate_series(v_lo, v_hi - 1) AS g
-                RETURNING leases.pair_index, leases.expires_at;
-        END IF;
+    FOR v_stripe, v_lo, v_end IN
+        SELECT c.stripe, c.next_pair, c.end_pair FROM test_cursors c
+        WHERE c.test_id = p_test AND c.next_pair < c.end_pair
+        ORDER BY c.stripe
+        FOR UPDATE SKIP LOCKED
+    LOOP
+        EXIT WHEN v_taken >= p_limit;
+        v_hi := least(v_end, v_lo + (p_limit - v_taken));
+        UPDATE test_cursors SET next_pair = v_hi WHERE test_id = p_test AND stripe = v_stripe;
+        RETURN QUERY
+            INSERT INTO leases (test_id, pair_index, worker, expires_at)
+            SELECT p_test, g, p_worker, v_until FROM generate_series(v_lo, v_hi - 1) AS g
+            RETURNING leases.pair_index, leases.expires_at;
+        v_taken := v_taken + (v_hi - v_lo);
+    END LOOP;
+    END IF;
+    IF v_taken = 0 THEN
+        -- Every stripe with pairs left is held by another claim: wait for one (again if
+        -- the one waited for was emptied meanwhile, while any has pairs left).
+        LOOP
+            SELECT c.stripe, c.next_pair, c.end_pair INTO v_stripe, v_lo, v_end
+              FROM test_cursors c
+              WHERE c.test_id = p_test AND c.next_pair < c.end_pair
+              ORDER BY c.stripe LIMIT 1 FOR UPDATE;
+            IF FOUND THEN
+                v_hi := least(v_end, v_lo + p_limit);
+                UPDATE test_cursors SET next_pair = v_hi
+                    WHERE test_id = p_test AND stripe = v_stripe;
+                RETURN QUERY
+                    INSERT INTO leases (test_id, pair_index, worker, expires_at)
+                    SELECT p_test, g, p_worker, v_until
+                    FROM generate_series(v_lo, v_hi - 1) AS g
+                    RETURNING leases.pair_index, leases.expires_at;
+                EXIT;
+            END IF;
+            EXIT WHEN NOT EXISTS (SELECT 1 FROM test_cursors c
+                                  WHERE c.test_id = p_test AND c.next_pair < c.end_pair);
+        END LOOP;
     END IF;
     INSERT INTO workers (name, host) VALUES (p_worker, '')
         ON CONFLICT (name) DO UPDATE SET last_seen = now();
