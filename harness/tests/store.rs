@@ -10,6 +10,7 @@ use std::time::{Duration, Instant};
 
 use harness::stats::{EloModel, Pentanomial, SprtConfig};
 use harness::store::bench::fake_pair;
+use harness::store::migrate::MIGRATIONS;
 use harness::store::{
     NewTest, PairOutcome, PairResult, RetryPolicy, SCHEMA_VERSION, Store, StoreError, StoreUrl,
     TestStatus, migrate,
@@ -25,6 +26,7 @@ fn new_test(pairs: u64, sprt: Option<SprtConfig>) -> NewTest {
         sprt,
         expected_bench: vec![Some(123_456), None],
         book_sha256: Some("ab".repeat(32)),
+        book: None,
     }
 }
 
@@ -103,6 +105,54 @@ fn migrate_then_refuse_other_schema_versions() {
     assert!(!text.contains(PASSWORD), "{text}");
     let err = migrate(&url).expect_err("migrate refuses a newer store");
     assert!(err.to_string().contains("99"), "{err}");
+
+    // A store an older harness left at version 1, with a test half played: refused with
+    // the advice to migrate; `migrate` upgrades it and its pairs are still handed out once.
+    let older = server.create_database("older");
+    server.sql(
+        "older",
+        "CREATE TABLE harness_schema (version integer PRIMARY KEY,
+                                      applied_at timestamptz NOT NULL DEFAULT now());
+         INSERT INTO harness_schema (version) VALUES (1);",
+    );
+    server.sql("older", MIGRATIONS[0].2);
+    server.sql(
+        "older",
+        "INSERT INTO tests (spec, pair_count, seed) VALUES ('{}', 6, 1);
+         INSERT INTO leases (test_id, pair_index) SELECT 1, g FROM generate_series(0, 5) g;
+         UPDATE leases SET worker = 'gone', expires_at = now() + interval '1 hour'
+             WHERE pair_index = 1;
+         INSERT INTO pair_results (test_id, pair_index, ptnml, wins, draws, losses, games,
+                                   worker)
+             VALUES (1, 0, 2, 0, 2, 0, '[]', 'old');
+         DELETE FROM leases WHERE pair_index = 0;",
+    );
+    let err = Store::connect(&older)
+        .err()
+        .expect("a store of an older version is refused");
+    let text = err.to_string();
+    assert!(
+        text.contains("version 1") && text.contains("harness store migrate"),
+        "{text}"
+    );
+    let report = migrate(&older).expect("upgrade");
+    assert_eq!((report.from, report.to), (1, SCHEMA_VERSION));
+    let mut store = Store::connect(&older).expect("connect after the upgrade");
+    let lease = store
+        .claim(Some(1), "new", 10, Duration::from_secs(60))
+        .unwrap()
+        .expect("the unplayed pairs");
+    assert_eq!(
+        lease.pairs,
+        vec![2, 3, 4, 5],
+        "not the committed or the leased pair"
+    );
+    assert!(
+        store
+            .claim(Some(1), "new", 10, Duration::from_secs(60))
+            .unwrap()
+            .is_none()
+    );
 }
 
 #[test]

@@ -215,8 +215,8 @@ fn pgn_moves(pgn: &str) -> BTreeMap<u64, String> {
     out
 }
 
-/// Plays the same match locally into `dir`.
-fn local_match(options: &[String], dir: &Path) {
+/// Plays the same match locally into `dir`; returns what it printed.
+fn local_match(options: &[String], dir: &Path) -> String {
     let out = Command::new(HARNESS)
         .arg("match")
         .args(options)
@@ -229,6 +229,25 @@ fn local_match(options: &[String], dir: &Path) {
         "local match failed: {}",
         text(&out.stderr)
     );
+    text(&out.stdout)
+}
+
+/// The last fastchess report block in `printed`: from the rule above its `Results of` line
+/// to the rule that closes it.
+fn last_block(printed: &str) -> String {
+    let rule = "-".repeat(50);
+    let lines: Vec<&str> = printed.lines().collect();
+    let head = lines
+        .iter()
+        .rposition(|l| l.starts_with("Results of"))
+        .unwrap_or_else(|| panic!("no report block in: {printed}"));
+    assert_eq!(lines[head - 1], rule, "{printed}");
+    let end = head
+        + lines[head..]
+            .iter()
+            .position(|l| *l == rule)
+            .unwrap_or_else(|| panic!("an unclosed report block in: {printed}"));
+    lines[head - 1..=end].join("\n")
 }
 
 /// Exports test `id` to `dir`, checks `harness report` reads it, and that its games are
@@ -323,7 +342,7 @@ fn killed_worker_and_a_new_one_give_the_games_of_a_local_match() {
     );
     let mut w1 = Worker::start(&url, tmp.path(), "w1", &["--test", &test, "--batch", "2"]);
     let mut w2 = Worker::start(&url, tmp.path(), "w2", &["--test", &test, "--batch", "2"]);
-    local_match(&options, &tmp.path().join("local"));
+    let local_printed = local_match(&options, &tmp.path().join("local"));
 
     // Kill the victim while it holds a lease: in the middle of a batch.
     let held = format!(
@@ -374,10 +393,10 @@ fn killed_worker_and_a_new_one_give_the_games_of_a_local_match() {
     let status = harness(&url, &["test", "status", &test]);
     let shown = text(&status.stdout);
     assert!(status.status.success(), "{}", text(&status.stderr));
-    assert!(
-        shown.contains("finished") && shown.contains("Ptnml(0-2)"),
-        "{shown}"
-    );
+    assert!(shown.contains("finished"), "{shown}");
+    // The block a local run of the same games prints, terminations line included.
+    assert_eq!(last_block(&shown), last_block(&local_printed));
+    assert!(last_block(&shown).contains("Terminations"), "{shown}");
     // One throughput line per worker that committed.
     let committers: BTreeSet<&String> = committed_by.values().collect();
     for name in committers {
@@ -686,7 +705,7 @@ fn bad_input_is_a_clear_error_and_writes_nothing() {
     changed.push_str("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1\n");
     std::fs::write(&book, changed).expect("change the book");
     let after = harness::runner::session::file_sha256(&book).expect("hash");
-    let out = worker_once(&url, &[]);
+    let out = worker_once(&url, &["--test", &test]);
     let err = text(&out.stderr);
     assert_eq!(out.status.code(), Some(1), "{err}");
     assert!(
@@ -699,6 +718,37 @@ fn bad_input_is_a_clear_error_and_writes_nothing() {
         "a refused worker writes nothing"
     );
 
+    // Without --test, a worker leaves the test it cannot play (saying why, once) and plays
+    // the others: here a copy of the test without a book, made in SQL to skip the benches.
+    let bookless: i64 = c
+        .query_one(
+            "INSERT INTO tests (spec, pair_count, seed, expected_bench)
+             SELECT jsonb_set(jsonb_set(spec, '{book}', 'null'), '{book_sha256}', 'null'),
+                    pair_count, seed, expected_bench FROM tests WHERE id = $1
+             RETURNING id",
+            &[&id],
+        )
+        .expect("copy the test without its book")
+        .get(0);
+    let cursor = "INSERT INTO test_cursors (test_id, stripe, next_pair, end_pair) \
+                  VALUES ($1, 0, 0, 4)";
+    c.execute(cursor, &[&bookless]).expect("its pairs");
+    let out = worker_once(&url, &[]);
+    let err = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    let leaving = format!("leaving test {id} ");
+    assert_eq!(err.matches(&leaving).count(), 1, "said once: {err}");
+    assert!(err.contains(&before) && err.contains(&after), "{err}");
+    let pairs_of = |test: i64| {
+        count(
+            &server,
+            "bad",
+            &format!("SELECT count(*) FROM pair_results WHERE test_id = {test}"),
+        )
+    };
+    assert_eq!(pairs_of(bookless), 4, "the other test played: {err}");
+    assert_eq!(pairs_of(id), 0);
+
     // A second test (a copy of the first, made in SQL to skip the benches), stopped with
     // `harness test stop`: workers claim nothing of it.
     let copy: i64 = c
@@ -710,11 +760,7 @@ fn bad_input_is_a_clear_error_and_writes_nothing() {
         )
         .expect("copy the test")
         .get(0);
-    c.execute(
-        "INSERT INTO leases (test_id, pair_index) SELECT $1, g FROM generate_series(0, 3) g",
-        &[&copy],
-    )
-    .expect("its pairs");
+    c.execute(cursor, &[&copy]).expect("its pairs");
     let out = harness(&url, &["test", "stop", &copy.to_string()]);
     assert!(out.status.success(), "{}", text(&out.stderr));
     assert_eq!(text(&out.stdout).trim(), format!("test {copy}: stopped"));
@@ -725,17 +771,29 @@ fn bad_input_is_a_clear_error_and_writes_nothing() {
         text(&out.stderr)
     );
 
-    // With the book as it was, the same worker plays the first test through.
-    std::fs::copy(&shipped, &book).expect("restore the book");
+    // With the book gone from its path, the worker uses the copy kept with the test, after
+    // checking its hash: a doctored copy is refused.
+    std::fs::remove_file(&book).expect("remove the book");
+    let kept: Vec<u8> = c
+        .query_one("SELECT book FROM tests WHERE id = $1", &[&id])
+        .expect("the stored book")
+        .get(0);
+    assert_eq!(kept, std::fs::read(&shipped).expect("read the book"));
+    c.execute("UPDATE tests SET book = 'not a book' WHERE id = $1", &[&id])
+        .expect("doctor the stored book");
+    let out = worker_once(&url, &["--test", &test]);
+    let err = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("book stored with the test has SHA-256") && err.contains(&before),
+        "{err}"
+    );
+    c.execute("UPDATE tests SET book = $2 WHERE id = $1", &[&id, &kept])
+        .expect("restore the stored book");
     let out = worker_once(&url, &[]);
-    assert!(out.status.success(), "{}", text(&out.stderr));
-    let pairs_of = |test: i64| {
-        count(
-            &server,
-            "bad",
-            &format!("SELECT count(*) FROM pair_results WHERE test_id = {test}"),
-        )
-    };
+    let err = text(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    assert!(err.contains("using the copy stored with the test"), "{err}");
     assert_eq!(pairs_of(id), 4);
     assert_eq!(pairs_of(copy), 0, "nothing claimed from a stopped test");
     let list = text(&harness(&url, &["test", "list"]).stdout);

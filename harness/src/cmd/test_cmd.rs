@@ -6,7 +6,7 @@ use std::process::ExitCode;
 
 use crate::UsageError;
 use crate::cli::match_options::{MatchArgs, build_config};
-use crate::distributed::status::{list_line, status_text};
+use crate::distributed::status::{list_line, status_text, test_scoreboard};
 use crate::distributed::{expected_benches, export_test, match_config_of, new_test_from_config};
 use crate::store::url::redact;
 use crate::store::{Store, StoreUrl};
@@ -86,7 +86,8 @@ pub fn run(args: TestArgs) -> anyhow::Result<ExitCode> {
         TestWhat::Status { id } => {
             let report = store.report(id)?;
             let config = match_config_of(&report.test)?;
-            print!("{}", status_text(&report, &config));
+            let board = test_scoreboard(&mut store, &report.test, &config)?;
+            print!("{}", status_text(&report, &config, &board));
         }
         TestWhat::Stop { id } => {
             let status = store.stop_test(id)?;

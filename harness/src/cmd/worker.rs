@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use crate::UsageError;
 use crate::cli::match_options::MAX_CONCURRENCY;
-use crate::distributed::worker::{default_worker_name, host_name};
+use crate::distributed::worker::{MAX_BATCH_PAIRS, default_worker_name, host_name};
 use crate::distributed::{WorkerEnd, WorkerOptions, run_worker};
 use crate::store::StoreUrl;
 
@@ -17,8 +17,9 @@ const INTERRUPTED: u8 = 130;
 #[command(after_help = "\
 Before its first batch of a test the worker checks it: the book must be at the test's path \
 with the stored SHA-256, and each engine's bench node count must be the stored one (our engine \
-is benched in this process, a git= engine built here and benched); otherwise it refuses, with \
-nothing written. Exit codes: 0 when idle (--exit-when-idle) or when its --test ended; 130 after \
+is benched in this process, a git= engine built here and benched). A test that fails the \
+check is refused with nothing written: with --test the worker exits with the reason; without, \
+it says why once, leaves that test to other workers and goes on with the others. Exit codes: 0 when idle (--exit-when-idle) or when its --test ended; 130 after \
 SIGTERM or Ctrl-C (the pairs under way are finished and committed, the rest of the batch given \
 back; a second signal exits at once); 1 on an error.")]
 pub struct WorkerArgs {
@@ -31,7 +32,8 @@ pub struct WorkerArgs {
     /// Games played at once (default: all cores).
     #[arg(long)]
     pub concurrency: Option<usize>,
-    /// Pairs claimed at a time (default: 4 × concurrency).
+    /// Pairs claimed at a time (default: 4 × concurrency for a test's first batch, then as
+    /// many as this worker plays in about 30 s).
     #[arg(long)]
     pub batch: Option<u32>,
     /// This worker's name in the store (default: HOST-PID).
@@ -67,10 +69,14 @@ pub fn run(args: WorkerArgs) -> anyhow::Result<ExitCode> {
         options.batch_pairs = 4 * c as u32;
     }
     if let Some(b) = args.batch {
-        if !(1..=100_000).contains(&b) {
-            return Err(UsageError(format!("--batch {b}: accepted 1 to 100000 pairs")).into());
+        if !(1..=MAX_BATCH_PAIRS).contains(&b) {
+            return Err(UsageError(format!(
+                "--batch {b}: accepted 1 to {MAX_BATCH_PAIRS} pairs"
+            ))
+            .into());
         }
         options.batch_pairs = b;
+        options.batch_target = None;
     }
     if !(3..=86_400).contains(&args.lease_seconds) {
         return Err(UsageError(format!(
@@ -83,9 +89,17 @@ pub fn run(args: WorkerArgs) -> anyhow::Result<ExitCode> {
     options.idle_poll = (options.lease / 2).min(Duration::from_secs(10));
     options.exit_when_idle = args.exit_when_idle;
     let stop = crate::interrupt::stop_flag();
+    let batches = match options.batch_target {
+        Some(t) => format!(
+            "batches of {} pairs, then of about {} s",
+            options.batch_pairs,
+            t.as_secs()
+        ),
+        None => format!("{} pairs a batch", options.batch_pairs),
+    };
     eprintln!(
-        "worker {} on {url}: {} games at once, {} pairs a batch",
-        options.name, options.concurrency, options.batch_pairs
+        "worker {} on {url}: {} games at once, {batches}",
+        options.name, options.concurrency
     );
     let end = run_worker(&url, &options, stop, &mut |line| eprintln!("{line}"))?;
     let name = &options.name;

@@ -4,22 +4,25 @@
 use anyhow::Context;
 
 use crate::runner::MatchConfig;
-use crate::runner::session::file_sha256;
-use crate::store::{NewTest, TestRecord};
+use crate::store::{NewTest, TestRecord, sha256_hex};
 
 /// The test to store for `config`, with the expected `bench` node count of each engine
-/// (see [`super::verify::expected_benches`]). The book's SHA-256 is taken now and stored
-/// both in the spec and in the test row; `--pgnout` is dropped (a worker writes no files).
+/// (see [`super::verify::expected_benches`]). The book's bytes are kept with the test, and
+/// their SHA-256 both in the spec and in the test row; `--pgnout` is dropped (a worker
+/// writes no files).
 pub fn new_test_from_config(
     config: &MatchConfig,
     expected_bench: Vec<Option<u64>>,
 ) -> anyhow::Result<NewTest> {
     let mut config = config.clone();
     config.pgnout = None;
-    config.book_sha256 = match &config.book {
-        Some(book) => Some(file_sha256(&book.file)?),
+    let book = match &config.book {
+        Some(book) => Some(std::fs::read(&book.file).map_err(|e| {
+            crate::UsageError(format!("cannot read the book {}: {e}", book.file.display()))
+        })?),
         None => None,
     };
+    config.book_sha256 = book.as_deref().map(sha256_hex);
     let sprt = config.sprt.as_ref().map(|s| s.config()).transpose()?;
     let spec = serde_json::to_value(&config).context("cannot encode the match as JSON")?;
     Ok(NewTest {
@@ -29,6 +32,7 @@ pub fn new_test_from_config(
         sprt,
         expected_bench,
         book_sha256: config.book_sha256.clone(),
+        book,
     })
 }
 

@@ -1,20 +1,16 @@
 //! The text of `harness test status` and `harness test list`: the fastchess report block of
-//! the committed pairs (from the store's counts and the one [`Summary`](crate::stats::Summary)),
-//! the SPRT state, and each worker's throughput.
+//! the committed games, built as a local run builds it (their rows through the one
+//! [`Scoreboard`] and [`report_block`]), the SPRT state, and each worker's throughput.
 
 use std::time::SystemTime;
 
-use crate::runner::MatchConfig;
-use crate::store::{TestRecord, TestReport};
+use anyhow::Context;
 
-fn describe_limits(config: &MatchConfig) -> String {
-    let limits: Vec<String> = config.engines.iter().map(|e| e.limits.describe()).collect();
-    if limits[0] == limits[1] {
-        limits[0].clone()
-    } else {
-        limits.join(" / ")
-    }
-}
+use crate::output::GameRow;
+use crate::reporters::report_block;
+use crate::runner::MatchConfig;
+use crate::scoreboard::Scoreboard;
+use crate::store::{Store, TestRecord, TestReport};
 
 fn ago(at: SystemTime) -> String {
     let secs = SystemTime::now()
@@ -28,15 +24,34 @@ fn ago(at: SystemTime) -> String {
     }
 }
 
-/// The status of one test. The block is fastchess's (Elo, LOS, Games, Ptnml, LLR) over the
-/// committed pairs; terminations are in the exported folder's report.
-pub fn status_text(report: &TestReport, config: &MatchConfig) -> String {
+/// The scoreboard of test `test`'s committed games (their games.csv rows only, not their
+/// moves), counted as a local run counts them.
+pub fn test_scoreboard(
+    store: &mut Store,
+    test: &TestRecord,
+    config: &MatchConfig,
+) -> anyhow::Result<Scoreboard> {
+    let mut board = Scoreboard::new(
+        &config.engines[0].name,
+        &config.engines[1].name,
+        Some(test.pair_count),
+    );
+    for (pair, rows) in store.pair_game_members(test.id, "row")? {
+        let rows: Vec<GameRow> = serde_json::from_value(rows).with_context(|| {
+            format!("test {}: pair {pair}: stored games are malformed", test.id)
+        })?;
+        for row in &rows {
+            board.add(row, None);
+        }
+    }
+    Ok(board)
+}
+
+/// The status of one test: the block a local run of the same games prints (with its
+/// terminations line), from `board` (see [`test_scoreboard`]), then the SPRT state and the
+/// workers.
+pub fn status_text(report: &TestReport, config: &MatchConfig, board: &Scoreboard) -> String {
     let test = &report.test;
-    let rule = "-".repeat(50);
-    let book = config
-        .book
-        .as_ref()
-        .map_or("no book".to_string(), |b| b.file.display().to_string());
     let mut s = format!(
         "Test {}: {} vs {}, {} ({} of {} pairs committed, {} leased now)\n",
         test.id,
@@ -57,16 +72,23 @@ pub fn status_text(report: &TestReport, config: &MatchConfig) -> String {
         })
         .collect();
     s += &format!("Bench: {}\n", benches.join(", "));
-    s += &format!(
-        "{rule}\nResults of {} vs {} ({}, {}MB, {book}):\n{}\n{rule}\n",
-        config.engines[0].name,
-        config.engines[1].name,
-        describe_limits(config),
-        config.hash_mb,
-        report.summary.fastchess_text().trim_end()
-    );
+    s += &report_block(config, board, test.sprt.as_ref());
+    s += "\n";
+    if board.pentanomial() != &test.pentanomial {
+        s += &format!(
+            "note: the stored games count Ptnml {:?}, the store's totals {:?}\n",
+            board.pentanomial().counts,
+            test.pentanomial.counts
+        );
+    }
+    for skipped in board.skipped() {
+        s += &format!("note: {skipped}\n");
+    }
     if test.sprt.is_some() {
-        s += &format!("SPRT: {}\n", report.summary.state().name());
+        s += &format!(
+            "SPRT: {}\n",
+            board.summary(test.sprt.as_ref()).state().name()
+        );
     }
     if report.workers.is_empty() {
         s += "Workers: none has committed yet\n";

@@ -4,6 +4,7 @@
 //! another harness (and so another search).
 
 use std::collections::{BTreeMap, HashMap};
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use anyhow::Context;
@@ -14,7 +15,7 @@ use crate::build::bench::run_bench;
 use crate::runner::external::ensure_built;
 use crate::runner::session::file_sha256;
 use crate::runner::{EngineConfig, MatchConfig};
-use crate::store::TestRecord;
+use crate::store::{TestRecord, sha256_hex};
 
 /// How long an engine's `bench` may run.
 const BENCH_TIMEOUT: Duration = Duration::from_secs(600);
@@ -89,25 +90,52 @@ pub fn expected_benches(
 /// A test checked and ready to play on this worker.
 pub struct PreparedTest {
     pub id: i64,
-    /// The match as stored, with this worker's concurrency.
+    /// The match as stored, with this worker's concurrency (and the local copy of the
+    /// stored book when the book was not at its path).
     pub config: MatchConfig,
     pub book: Option<Book>,
+    /// Where the book stored with the test was written, when this worker used it.
+    pub book_from_store: Option<PathBuf>,
 }
 
-/// Decodes test `test`'s match and checks it on this machine: the book's SHA-256 must be the
-/// stored one, `git=` engines are built (when their binary is missing) and benched, our
-/// engine is benched in-process, and every bench must equal the stored one. Nothing is
-/// written to the store. `concurrency` replaces the creator's.
+/// Decodes test `test`'s match and checks it on this machine: the book at the test's path
+/// must have the stored SHA-256 (when that path does not exist, the book stored with the
+/// test is fetched with `stored_book`, checked, and written to a local cache), `git=`
+/// engines are built (when their binary is missing) and benched, our engine is benched
+/// in-process, and every bench must equal the stored one. Nothing is written to the store.
+/// `concurrency` replaces the creator's.
 pub fn prepare_test(
     test: &TestRecord,
     concurrency: usize,
     memo: &mut BenchMemo,
+    stored_book: &mut dyn FnMut() -> anyhow::Result<Option<Vec<u8>>>,
 ) -> anyhow::Result<PreparedTest> {
     let mut config = match_config_of(test)?;
     config.concurrency = concurrency;
     config.pgnout = None;
     let id = test.id;
-    match (&config.book, &test.book_sha256) {
+    let mut book_from_store = None;
+    match (&mut config.book, &test.book_sha256) {
+        (Some(spec), Some(expected)) if !spec.file.exists() => {
+            let bytes = stored_book()?.with_context(|| {
+                format!(
+                    "test {id}: its book {} is not on this worker and the test keeps no copy \
+                     (created before schema version 3): put the book at that path",
+                    spec.file.display()
+                )
+            })?;
+            let found = sha256_hex(&bytes);
+            if found != *expected {
+                anyhow::bail!(
+                    "test {id}: the book stored with the test has SHA-256 {found}, but the test \
+                     expects {expected}; refusing to play"
+                );
+            }
+            let local = cache_book(expected, &spec.file, &bytes)
+                .with_context(|| format!("test {id}: writing its stored book"))?;
+            spec.file = local.clone();
+            book_from_store = Some(local);
+        }
         (Some(spec), Some(expected)) => {
             let found =
                 file_sha256(&spec.file).with_context(|| format!("test {id}: reading its book"))?;
@@ -170,5 +198,30 @@ pub fn prepare_test(
         .as_ref()
         .map(|spec| Book::load(spec, config.seed))
         .transpose()?;
-    Ok(PreparedTest { id, config, book })
+    Ok(PreparedTest {
+        id,
+        config,
+        book,
+        book_from_store,
+    })
+}
+
+/// Writes a stored book as `<temp>/harness-books/<sha256>/<its file name>` (the name keeps
+/// its extension, which says how to read it), unless a file with that hash is there already.
+/// Written to a temporary name and renamed, so workers sharing the machine never read half
+/// a book.
+fn cache_book(sha256: &str, original: &Path, bytes: &[u8]) -> anyhow::Result<PathBuf> {
+    let dir = std::env::temp_dir().join("harness-books").join(sha256);
+    let name = original
+        .file_name()
+        .map_or_else(|| "book".into(), |n| n.to_os_string());
+    let path = dir.join(&name);
+    if path.is_file() && file_sha256(&path).is_ok_and(|h| h == sha256) {
+        return Ok(path);
+    }
+    std::fs::create_dir_all(&dir).with_context(|| format!("creating {}", dir.display()))?;
+    let partial = dir.join(format!(".partial-{}", std::process::id()));
+    std::fs::write(&partial, bytes).with_context(|| format!("writing {}", partial.display()))?;
+    std::fs::rename(&partial, &path).with_context(|| format!("writing {}", path.display()))?;
+    Ok(path)
 }

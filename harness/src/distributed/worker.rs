@@ -25,8 +25,11 @@ pub struct WorkerOptions {
     pub test: Option<i64>,
     /// Games played at once.
     pub concurrency: usize,
-    /// Pairs a claim asks for.
+    /// Pairs a claim asks for: the first batch of each test, and the least of later ones.
     pub batch_pairs: u32,
+    /// When set, later batches of a test are sized to take about this long at the pace of
+    /// the batch before (see [`next_batch_pairs`]); when `None`, every batch is `batch_pairs`.
+    pub batch_target: Option<Duration>,
     /// This worker's name in the store (unique among the workers of a test).
     pub name: String,
     /// The machine, for `harness test status`.
@@ -42,13 +45,15 @@ pub struct WorkerOptions {
 }
 
 impl WorkerOptions {
-    /// Defaults for `name` on `host`: every core, 4 pairs a game slot, 2-minute leases.
+    /// Defaults for `name` on `host`: every core, a first batch of 4 pairs a game slot and
+    /// later ones of about [`BATCH_TARGET`], 2-minute leases.
     pub fn new(name: String, host: String) -> Self {
         let concurrency = std::thread::available_parallelism().map_or(1, |n| n.get());
         WorkerOptions {
             test: None,
             concurrency,
             batch_pairs: 4 * concurrency as u32,
+            batch_target: Some(BATCH_TARGET),
             name,
             host,
             exit_when_idle: false,
@@ -57,6 +62,26 @@ impl WorkerOptions {
             retry: RetryPolicy::default(),
         }
     }
+}
+
+/// How long a batch should take by default. A claim and a commit cost the store a few
+/// milliseconds, so at 30 s even 1,000 workers make about 70 calls a second (OpenBench and
+/// fishtest also hand out work that lasts minutes); pairs still in a batch when the test is
+/// decided are not counted, so much longer batches would waste more at the end of a test.
+pub const BATCH_TARGET: Duration = Duration::from_secs(30);
+
+/// Most pairs a claim asks for.
+pub const MAX_BATCH_PAIRS: u32 = 100_000;
+
+/// The next batch of a test: as many pairs as this worker plays in `target` at the pace of
+/// its last batch (`pairs` in `seconds`), at least `least`, at most [`MAX_BATCH_PAIRS`].
+pub fn next_batch_pairs(least: u32, pairs: usize, seconds: f64, target: Duration) -> u32 {
+    if pairs == 0 || seconds.is_nan() || seconds <= 0.0 {
+        return least;
+    }
+    let paced = pairs as f64 / seconds * target.as_secs_f64();
+    (paced.round().min(f64::from(MAX_BATCH_PAIRS)) as u32)
+        .clamp(least.min(MAX_BATCH_PAIRS), MAX_BATCH_PAIRS)
 }
 
 /// Why a worker stopped (an error is returned as such).
@@ -106,6 +131,10 @@ pub fn run_worker(
     let mut prepared: HashMap<i64, PreparedTest> = HashMap::new();
     let mut memo = BenchMemo::default();
     let mut registered = false;
+    // Tests this worker cannot play (another bench, another book): left to other workers.
+    let mut refused: Vec<i64> = Vec::new();
+    // Each test's next batch size (its pace differs: time control, engines).
+    let mut batch_of: HashMap<i64, u32> = HashMap::new();
     loop {
         if stop.load(Ordering::Relaxed) {
             return Ok(WorkerEnd::Interrupted);
@@ -116,7 +145,7 @@ pub fn run_worker(
                 return Ok(WorkerEnd::TestEnded(status));
             }
         }
-        let Some(id) = store.claimable_test(options.test)? else {
+        let Some(id) = store.claimable_test(options.test, &refused)? else {
             if options.exit_when_idle {
                 return Ok(WorkerEnd::Idle);
             }
@@ -126,7 +155,31 @@ pub fn run_worker(
         if let std::collections::hash_map::Entry::Vacant(slot) = prepared.entry(id) {
             let test = store.test(id)?;
             let started = Instant::now();
-            let ready = prepare_test(&test, options.concurrency, &mut memo)?;
+            let mut stored_book =
+                || -> anyhow::Result<Option<Vec<u8>>> { Ok(store.test_book(id)?) };
+            let prepared_test =
+                prepare_test(&test, options.concurrency, &mut memo, &mut stored_book);
+            let ready = match prepared_test {
+                Ok(ready) => ready,
+                // With --test, this worker has nothing else to do: an error.
+                Err(e) if options.test.is_some() => return Err(e),
+                Err(e) => {
+                    log(&format!(
+                        "worker {}: leaving test {id} to other workers: {e:#}",
+                        options.name
+                    ));
+                    refused.push(id);
+                    continue;
+                }
+            };
+            if let Some(path) = &ready.book_from_store {
+                log(&format!(
+                    "worker {}: test {id}: its book is not at its path here; using the copy \
+                     stored with the test (SHA-256 checked), written to {}",
+                    options.name,
+                    path.display()
+                ));
+            }
             log(&format!(
                 "worker {}: test {id} checked (book and engine benches) in {:.1} s",
                 options.name,
@@ -142,9 +195,8 @@ pub fn run_worker(
             store.register_worker(&options.name, &options.host)?;
             registered = true;
         }
-        let Some(lease) =
-            store.claim(Some(id), &options.name, options.batch_pairs, options.lease)?
-        else {
+        let batch_pairs = *batch_of.get(&id).unwrap_or(&options.batch_pairs);
+        let Some(lease) = store.claim(Some(id), &options.name, batch_pairs, options.lease)? else {
             // Another worker took the last pairs between the look and the claim.
             continue;
         };
@@ -160,6 +212,13 @@ pub fn run_worker(
             }
         };
         let seconds = started.elapsed().as_secs_f64();
+        if let Some(target) = options.batch_target
+            && !batch.interrupted
+            && batch.results.len() == lease.pairs.len()
+        {
+            let next = next_batch_pairs(options.batch_pairs, batch.results.len(), seconds, target);
+            batch_of.insert(id, next);
+        }
         let outcome = if batch.results.is_empty() {
             None
         } else {
@@ -334,5 +393,22 @@ fn sleep_unless_stopped(pause: Duration, stop: &AtomicBool) {
     let until = Instant::now() + pause;
     while Instant::now() < until && !stop.load(Ordering::Relaxed) {
         std::thread::sleep(Duration::from_millis(100).min(until - Instant::now()));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn batches_follow_the_pace_within_bounds() {
+        let target = Duration::from_secs(30);
+        // 8 pairs in 0.64 s (12.5 pairs/s: a 2-core machine at 1,000 nodes) -> 375 pairs.
+        assert_eq!(next_batch_pairs(8, 8, 0.64, target), 375);
+        // Slow games never go below the least batch.
+        assert_eq!(next_batch_pairs(8, 8, 600.0, target), 8);
+        assert_eq!(next_batch_pairs(8, 0, 1.0, target), 8);
+        assert_eq!(next_batch_pairs(8, 8, 0.0, target), 8);
+        assert_eq!(next_batch_pairs(8, 8, 1e-9, target), MAX_BATCH_PAIRS);
     }
 }

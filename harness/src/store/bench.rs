@@ -111,6 +111,7 @@ pub fn run(url: &StoreUrl, config: BenchConfig) -> Result<BenchReport, StoreErro
         sprt: None,
         expected_bench: Vec::new(),
         book_sha256: None,
+        book: None,
     })?;
     let mut stores = Vec::with_capacity(config.workers);
     for _ in 0..config.workers {

@@ -1,14 +1,15 @@
 //! Tests as a whole: create, read, list, stop, delete, status report and export.
 
 use postgres::{GenericClient, Row};
+use serde_json::Value;
 
 use crate::stats::{EloModel, Pentanomial, SprtConfig, Trinomial, summarize};
 
 use super::connection::{Store, q};
 use super::error::StoreError;
 use super::types::{
-    MAX_PAIRS, NewTest, PairOutcome, StoredPair, TestRecord, TestReport, TestStatus,
-    WorkerThroughput,
+    MAX_BOOK_BYTES, MAX_PAIRS, NewTest, PairOutcome, StoredPair, TestRecord, TestReport,
+    TestStatus, WorkerThroughput, sha256_hex,
 };
 
 /// Selects tests (alias `t`) with their counts summed over `test_counts`, in the order
@@ -22,6 +23,18 @@ pub(crate) const TEST_SELECT: &str = "SELECT t.id, t.status, t.spec, t.pair_coun
                coalesce(sum(pairs_4), 0)::bigint AS p4, coalesce(sum(wins), 0)::bigint AS w, \
                coalesce(sum(draws), 0)::bigint AS d, coalesce(sum(losses), 0)::bigint AS l \
         FROM test_counts WHERE test_id = t.id) c";
+
+/// Pairs per cursor stripe of a test (see migration 0002).
+const CURSOR_STRIPE: i64 = 1024;
+
+/// [`TEST_SELECT`] of one test without its spec (read as JSON `null`): what a commit reads
+/// to decide the SPRT.
+static TEST_COUNTS_SQL: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
+    format!(
+        "{} WHERE t.id = $1",
+        TEST_SELECT.replacen("t.spec,", "'null'::jsonb,", 1)
+    )
+});
 
 pub(crate) fn test_from_row(row: &Row) -> Result<TestRecord, StoreError> {
     let sprt = match row.get::<_, Option<String>>(9) {
@@ -102,12 +115,32 @@ impl NewTest {
                 )));
             }
         }
+        match (&self.book, &self.book_sha256) {
+            (Some(bytes), _) if bytes.len() > MAX_BOOK_BYTES => {
+                return Err(StoreError::Invalid(format!(
+                    "the book has {} bytes; the store keeps books of at most {MAX_BOOK_BYTES}",
+                    bytes.len()
+                )));
+            }
+            (Some(bytes), Some(sha)) if sha256_hex(bytes) != *sha => {
+                return Err(StoreError::Invalid(format!(
+                    "the book's bytes have SHA-256 {}, not the test's {sha}",
+                    sha256_hex(bytes)
+                )));
+            }
+            (Some(_), None) => {
+                return Err(StoreError::Invalid(
+                    "a book is kept only with its SHA-256".into(),
+                ));
+            }
+            _ => {}
+        }
         Ok(())
     }
 }
 
 impl Store {
-    /// Stores a new active test and its unplayed pairs; returns its id. Needs the owner
+    /// Stores a new active test (no pair handed out yet); returns its id. Needs the owner
     /// role (workers may not create tests). Not retried: a lost connection during the
     /// commit could otherwise create the test twice.
     pub fn create_test(&mut self, test: &NewTest) -> Result<i64, StoreError> {
@@ -125,8 +158,8 @@ impl Store {
         let id: i64 = tx
             .query_one(
                 "INSERT INTO tests (spec, pair_count, seed, sprt_elo0, sprt_elo1, sprt_alpha,
-                     sprt_beta, sprt_model, expected_bench, book_sha256)
-                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING id",
+                     sprt_beta, sprt_model, expected_bench, book_sha256, book)
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING id",
                 &[
                     &test.spec,
                     &(test.pair_count as i64),
@@ -138,27 +171,53 @@ impl Store {
                     &sprt.map(|s| s.model.name()),
                     &bench,
                     &test.book_sha256,
+                    &test.book,
                 ],
             )
             .map_err(qe("create a test"))?
             .get(0);
+        // Fresh pairs are handed out from cursors, one per stripe of pairs, so that
+        // concurrent claims take different rows (see migration 0002).
         tx.execute(
-            "INSERT INTO leases (test_id, pair_index)
-             SELECT $1, g FROM generate_series(0::bigint, $2::bigint - 1) AS g",
-            &[&id, &(test.pair_count as i64)],
+            "INSERT INTO test_cursors (test_id, stripe, next_pair, end_pair)
+             SELECT $1, s::integer, s * $3::bigint, least((s + 1) * $3::bigint, $2::bigint)
+             FROM generate_series(0::bigint, ($2::bigint - 1) / $3::bigint) AS s",
+            &[&id, &(test.pair_count as i64), &CURSOR_STRIPE],
         )
-        .map_err(qe("create a test's pairs"))?;
+        .map_err(qe("create a test's cursors"))?;
         tx.commit().map_err(qe("create a test"))?;
-        // Fresh statistics, so claims use the index rather than sorting every pair.
-        client
-            .execute("ANALYZE leases", &[])
-            .map_err(qe("analyze leases"))?;
         Ok(id)
     }
 
     /// One test with its running totals.
     pub fn test(&mut self, id: i64) -> Result<TestRecord, StoreError> {
         self.run("read a test", |c, url| read_test(c, url, id))
+    }
+
+    /// The book bytes kept with test `id` (`None`: no book, or a test created before schema
+    /// version 3).
+    pub fn test_book(&mut self, id: i64) -> Result<Option<Vec<u8>>, StoreError> {
+        self.run("read a test's book", |c, url| {
+            c.query_opt("SELECT book FROM tests WHERE id = $1", &[&id])
+                .map_err(q(url, "read a test's book"))?
+                .map(|r| r.get(0))
+                .ok_or(StoreError::NoSuchTest(id))
+        })
+    }
+
+    /// One test with its running totals but not its spec (`Value::Null`).
+    pub(crate) fn test_counts(&mut self, id: i64) -> Result<TestRecord, StoreError> {
+        self.run_prepared(
+            "read a test's counts",
+            &[TEST_COUNTS_SQL.as_str()],
+            |c, statements, url| {
+                let row = c
+                    .query_opt(&statements[0], &[&id])
+                    .map_err(q(url, "read a test's counts"))?
+                    .ok_or(StoreError::NoSuchTest(id))?;
+                test_from_row(&row)
+            },
+        )
     }
 
     /// All tests, newest first.
@@ -253,6 +312,30 @@ impl Store {
                 workers,
                 test,
             })
+        })
+    }
+
+    /// Every committed pair of a test, by pair index, with each of its games (the elements
+    /// of the stored `games` array) reduced to its member `key`: the part of the games a
+    /// status needs, without their moves.
+    pub fn pair_game_members(
+        &mut self,
+        id: i64,
+        key: &str,
+    ) -> Result<Vec<(u64, Value)>, StoreError> {
+        self.run("read a test's games", |c, url| {
+            read_test(c, url, id)?;
+            c.query(
+                "SELECT pair_index, coalesce((SELECT jsonb_agg(g -> $2 ORDER BY n)
+                                              FROM jsonb_array_elements(games)
+                                                   WITH ORDINALITY AS e(g, n)), '[]'::jsonb)
+                 FROM pair_results WHERE test_id = $1 ORDER BY pair_index",
+                &[&id, &key],
+            )
+            .map_err(q(url, "read a test's games"))?
+            .iter()
+            .map(|r| Ok((r.get::<_, i64>(0) as u64, r.get(1))))
+            .collect()
         })
     }
 

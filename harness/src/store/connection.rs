@@ -1,8 +1,9 @@
 //! One session with the store, which reconnects with backoff when the server goes away.
 
+use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
-use postgres::{Client, NoTls};
+use postgres::{Client, NoTls, Statement};
 
 use super::error::{StoreError, describe};
 use super::migrate::check_version;
@@ -47,6 +48,9 @@ pub struct Store {
     url: StoreUrl,
     client: Client,
     retry: RetryPolicy,
+    /// Statements of the hot path (claim, commit), prepared once per session: each call is
+    /// then one round trip instead of two.
+    statements: HashMap<&'static str, Statement>,
 }
 
 impl Store {
@@ -58,6 +62,7 @@ impl Store {
             url: url.clone(),
             client,
             retry: RetryPolicy::default(),
+            statements: HashMap::new(),
         })
     }
 
@@ -84,10 +89,43 @@ impl Store {
         what: &'static str,
         mut op: impl FnMut(&mut Client, &StoreUrl) -> Result<T, StoreError>,
     ) -> Result<T, StoreError> {
+        self.retry(what, |s| op(&mut s.client, &s.url))
+    }
+
+    /// As [`Store::run`], with `sql` prepared on this session (once: cached until a
+    /// reconnection) and given to `op` in the same order.
+    pub(crate) fn run_prepared<T>(
+        &mut self,
+        what: &'static str,
+        sql: &[&'static str],
+        mut op: impl FnMut(&mut Client, &[Statement], &StoreUrl) -> Result<T, StoreError>,
+    ) -> Result<T, StoreError> {
+        self.retry(what, |s| {
+            let mut statements = Vec::with_capacity(sql.len());
+            for &text in sql {
+                let statement = match s.statements.get(text) {
+                    Some(st) => st.clone(),
+                    None => {
+                        let st = s.client.prepare(text).map_err(q(&s.url, what))?;
+                        s.statements.insert(text, st.clone());
+                        st
+                    }
+                };
+                statements.push(statement);
+            }
+            op(&mut s.client, &statements, &s.url)
+        })
+    }
+
+    fn retry<T>(
+        &mut self,
+        what: &'static str,
+        mut op: impl FnMut(&mut Self) -> Result<T, StoreError>,
+    ) -> Result<T, StoreError> {
         let started = Instant::now();
         let mut backoff = self.retry.first_backoff;
         loop {
-            let err = match op(&mut self.client, &self.url) {
+            let err = match op(self) {
                 Ok(v) => return Ok(v),
                 Err(e) => e,
             };
@@ -116,6 +154,8 @@ impl Store {
                 }) {
                     Ok(client) => {
                         self.client = client;
+                        // Prepared statements belong to the old session.
+                        self.statements.clear();
                         break;
                     }
                     // Another schema version after a restart is not transient.

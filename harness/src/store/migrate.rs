@@ -6,11 +6,23 @@ use super::error::{StoreError, describe};
 use super::url::StoreUrl;
 
 /// The migrations in order: (version, file name, SQL). Version k is the k-th file.
-pub const MIGRATIONS: &[(i32, &str, &str)] = &[(
-    1,
-    "0001_tests_pairs_leases_workers.sql",
-    include_str!("migrations/0001_tests_pairs_leases_workers.sql"),
-)];
+pub const MIGRATIONS: &[(i32, &str, &str)] = &[
+    (
+        1,
+        "0001_tests_pairs_leases_workers.sql",
+        include_str!("migrations/0001_tests_pairs_leases_workers.sql"),
+    ),
+    (
+        2,
+        "0002_claim_cursor_functions.sql",
+        include_str!("migrations/0002_claim_cursor_functions.sql"),
+    ),
+    (
+        3,
+        "0003_test_book.sql",
+        include_str!("migrations/0003_test_book.sql"),
+    ),
+];
 
 /// The schema version this harness reads and writes.
 pub const SCHEMA_VERSION: i32 = MIGRATIONS[MIGRATIONS.len() - 1].0;

@@ -30,10 +30,13 @@ impl Store {
     }
 
     /// Leases up to `batch_pairs` unplayed pairs of test `test` (or of the oldest active test
-    /// that has some, when `None`) to `worker` for `lease`: pairs whose lease expired first,
-    /// then pairs never handed out, lowest index first. Concurrent claims never get the same
-    /// pair (row locks, `SKIP LOCKED`). `None` when there is nothing to claim: no active test,
-    /// the test is not active (decided, stopped, finished), or all its pairs are leased.
+    /// that has some, when `None`) to `worker` for `lease`: pairs whose lease expired (or that
+    /// were given back) first, then pairs never handed out, from the lowest stripe of 1024
+    /// pairs that no other claim holds at the moment. Concurrent
+    /// claims never get the same pair (row locks, `SKIP LOCKED`, and the test's cursors of
+    /// fresh pairs). `None` when there is nothing to claim: no active test, the test is not
+    /// active (decided, stopped, finished), or all its pairs are leased or committed.
+    /// One call of the schema's `harness_claim` function.
     pub fn claim(
         &mut self,
         test: Option<i64>,
@@ -42,8 +45,11 @@ impl Store {
         lease: Duration,
     ) -> Result<Option<Lease>, StoreError> {
         check_worker_name(worker)?;
-        if batch_pairs == 0 {
-            return Err(StoreError::Invalid("a batch needs at least 1 pair".into()));
+        if batch_pairs == 0 || batch_pairs > i32::MAX as u32 {
+            return Err(StoreError::Invalid(format!(
+                "a batch needs 1 to {} pairs, got {batch_pairs}",
+                i32::MAX
+            )));
         }
         let secs = lease.as_secs_f64();
         if !(1.0..=7.0 * 86_400.0).contains(&secs) {
@@ -51,43 +57,63 @@ impl Store {
                 "lease must be between 1 s and 7 days, got {lease:?}"
             )));
         }
-        self.run("claim pairs", |c, url| {
-            let candidates: Vec<i64> = match test {
-                Some(id) => vec![id],
-                None => c
-                    .query(
-                        "SELECT id FROM tests WHERE status = 'active' ORDER BY id",
-                        &[],
-                    )
-                    .map_err(q(url, "list active tests"))?
-                    .iter()
-                    .map(|r| r.get(0))
-                    .collect(),
-            };
-            for id in candidates {
-                let mut tx = c.transaction().map_err(q(url, "claim pairs"))?;
-                if let Some(lease) = claim_in(&mut tx, url, id, worker, batch_pairs, secs)? {
-                    tx.commit().map_err(q(url, "claim pairs"))?;
-                    return Ok(Some(lease));
+        let limit = batch_pairs as i32;
+        self.run_prepared(
+            "claim pairs",
+            &[CLAIM_SQL, ACTIVE_TESTS_SQL],
+            |c, statements, url| {
+                let candidates: Vec<i64> = match test {
+                    Some(id) => vec![id],
+                    None => c
+                        .query(&statements[1], &[])
+                        .map_err(q(url, "list active tests"))?
+                        .iter()
+                        .map(|r| r.get(0))
+                        .collect(),
+                };
+                for id in candidates {
+                    let rows = c
+                        .query(&statements[0], &[&id, &worker, &limit, &secs])
+                        .map_err(function_error(url, "claim pairs", id))?;
+                    if rows.is_empty() {
+                        continue;
+                    }
+                    let expires_at: SystemTime = rows[0].get(1);
+                    let mut pairs: Vec<u64> =
+                        rows.iter().map(|r| r.get::<_, i64>(0) as u64).collect();
+                    pairs.sort_unstable();
+                    return Ok(Some(Lease {
+                        test_id: id,
+                        worker: worker.to_owned(),
+                        pairs,
+                        expires_at,
+                    }));
                 }
-                tx.rollback().map_err(q(url, "claim pairs"))?;
-            }
-            Ok(None)
-        })
+                Ok(None)
+            },
+        )
     }
 
-    /// The oldest active test (or test `test`, if active) with a pair that can be claimed now:
-    /// never handed out, or its lease expired. Reads only; `None` when there is none.
-    pub fn claimable_test(&mut self, test: Option<i64>) -> Result<Option<i64>, StoreError> {
+    /// The oldest active test (or test `test`, if active), not one of `skip`, with a pair
+    /// that can be claimed now: never handed out, given back, or its lease expired. Reads
+    /// only; `None` when there is none.
+    pub fn claimable_test(
+        &mut self,
+        test: Option<i64>,
+        skip: &[i64],
+    ) -> Result<Option<i64>, StoreError> {
         self.run("look for claimable pairs", |c, url| {
             let row = c
                 .query_opt(
                     "SELECT t.id FROM tests t
                      WHERE t.status = 'active' AND ($1::bigint IS NULL OR t.id = $1)
-                       AND EXISTS (SELECT 1 FROM leases l WHERE l.test_id = t.id
-                                   AND (l.expires_at IS NULL OR l.expires_at < now()))
+                       AND NOT (t.id = ANY($2))
+                       AND (EXISTS (SELECT 1 FROM test_cursors c WHERE c.test_id = t.id
+                                    AND c.next_pair < c.end_pair)
+                            OR EXISTS (SELECT 1 FROM leases l WHERE l.test_id = t.id
+                                       AND l.expires_at < now()))
                      ORDER BY t.id LIMIT 1",
-                    &[&test],
+                    &[&test, &skip],
                 )
                 .map_err(q(url, "look for claimable pairs"))?;
             Ok(row.map(|r| r.get(0)))
@@ -101,7 +127,7 @@ impl Store {
         self.run("release a lease", |c, url| {
             let n = c
                 .execute(
-                    "UPDATE leases SET worker = NULL, expires_at = NULL
+                    "UPDATE leases SET worker = NULL, expires_at = '-infinity'
                      WHERE test_id = $1 AND worker = $2 AND pair_index = ANY($3)",
                     &[&test, &worker, &pairs],
                 )
@@ -181,86 +207,24 @@ impl Store {
         let draws: Vec<i16> = sorted.iter().map(|r| i16::from(r.outcome.draws)).collect();
         let losses: Vec<i16> = sorted.iter().map(|r| i16::from(r.outcome.losses)).collect();
         let games: Vec<&Value> = sorted.iter().map(|r| &r.games).collect();
-        let committed = self.run("commit pairs", |c, url| {
-            let mut tx = c.transaction().map_err(q(url, "commit pairs"))?;
-            // Shared with other commits; a decision or a stop takes it exclusively, so after
-            // one nothing more is stored.
-            lock_test_shared(&mut tx, url, test)?;
-            let test_row = read_test(&mut tx, url, test)?;
-            if let Some(bad) = index.iter().find(|&&i| i as u64 >= test_row.pair_count) {
-                return Err(StoreError::Invalid(format!(
-                    "pair index {bad} is out of range: test {test} has pairs 0..{}",
-                    test_row.pair_count
-                )));
-            }
-            if test_row.status != TestStatus::Active {
-                return Ok((0, test_row.status));
-            }
-            // Rows in pair order, so two overlapping commits cannot deadlock.
-            let inserted = tx
-                .query(
-                    "INSERT INTO pair_results
-                         (test_id, pair_index, ptnml, wins, draws, losses, games, worker)
-                     SELECT $1, i, p, w, d, l, g, $2
-                     FROM unnest($3::bigint[], $4::smallint[], $5::smallint[], $6::smallint[],
-                                 $7::smallint[], $8::jsonb[]) AS u(i, p, w, d, l, g)
-                     ON CONFLICT (test_id, pair_index) DO NOTHING
-                     RETURNING ptnml, wins, draws, losses",
-                    &[
-                        &test, &worker, &index, &ptnml, &wins, &draws, &losses, &games,
-                    ],
-                )
-                .map_err(q(url, "store pair results"))?;
-            tx.execute(
-                "DELETE FROM leases WHERE test_id = $1 AND pair_index = ANY($2)",
-                &[&test, &index],
-            )
-            .map_err(q(url, "release leases"))?;
-            if inserted.is_empty() {
-                tx.commit().map_err(q(url, "commit pairs"))?;
-                return Ok((0, TestStatus::Active));
-            }
-            let mut add = [0i64; 5];
-            let (mut w, mut d, mut l) = (0i64, 0i64, 0i64);
-            for r in &inserted {
-                add[r.get::<_, i16>(0) as usize] += 1;
-                w += i64::from(r.get::<_, i16>(1));
-                d += i64::from(r.get::<_, i16>(2));
-                l += i64::from(r.get::<_, i16>(3));
-            }
-            let n = inserted.len() as i64;
-            tx.execute(
-                "INSERT INTO test_counts (test_id, worker, pairs_0, pairs_1, pairs_2, pairs_3,
-                     pairs_4, wins, draws, losses)
-                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
-                 ON CONFLICT (test_id, worker) DO UPDATE SET
-                     pairs_0 = test_counts.pairs_0 + EXCLUDED.pairs_0,
-                     pairs_1 = test_counts.pairs_1 + EXCLUDED.pairs_1,
-                     pairs_2 = test_counts.pairs_2 + EXCLUDED.pairs_2,
-                     pairs_3 = test_counts.pairs_3 + EXCLUDED.pairs_3,
-                     pairs_4 = test_counts.pairs_4 + EXCLUDED.pairs_4,
-                     wins = test_counts.wins + EXCLUDED.wins,
-                     draws = test_counts.draws + EXCLUDED.draws,
-                     losses = test_counts.losses + EXCLUDED.losses",
-                &[
-                    &test, &worker, &add[0], &add[1], &add[2], &add[3], &add[4], &w, &d, &l,
-                ],
-            )
-            .map_err(q(url, "count the pairs"))?;
-            tx.execute(
-                "INSERT INTO workers (name, host) VALUES ($1, '') ON CONFLICT (name)
-                 DO UPDATE SET pairs_done = workers.pairs_done + $2, last_seen = now()",
-                &[&worker, &n],
-            )
-            .map_err(q(url, "count a worker's pairs"))?;
-            tx.commit().map_err(q(url, "commit pairs"))?;
-            Ok((n as u64, TestStatus::Active))
-        })?;
+        let committed =
+            self.run_prepared("commit pairs", &[COMMIT_SQL], |c, statements, url| {
+                let row = c
+                    .query_one(
+                        &statements[0],
+                        &[
+                            &test, &worker, &index, &ptnml, &wins, &draws, &losses, &games,
+                        ],
+                    )
+                    .map_err(function_error(url, "commit pairs", test))?;
+                let stored: i64 = row.get(0);
+                Ok((stored.max(0) as u64, TestStatus::parse(row.get(1))?))
+            })?;
         let (inserted, mut status) = committed;
         if status == TestStatus::Active {
             // Read after committing, so that of two commits finishing together the later
             // one sees both: does the test end with these counts?
-            let now = self.test(test)?;
+            let now = self.test_counts(test)?;
             if decide(&now) != TestStatus::Active {
                 status = self.settle(test)?;
             }
@@ -294,24 +258,22 @@ impl Store {
     }
 }
 
+/// Claims pairs: see `harness_claim` in migrations/0002_claim_cursor_functions.sql.
+const CLAIM_SQL: &str = "SELECT leased_pair, leased_until FROM harness_claim($1, $2, $3, $4)";
+
+/// The active tests, oldest first.
+const ACTIVE_TESTS_SQL: &str = "SELECT id FROM tests WHERE status = 'active' ORDER BY id";
+
+/// Stores pairs: see `harness_commit` in migrations/0002_claim_cursor_functions.sql.
+const COMMIT_SQL: &str = "SELECT stored, test_status \
+    FROM harness_commit($1, $2, $3, $4, $5, $6, $7, $8)";
+
 /// The advisory-lock key of a test (two keys: a constant for "harness test", and the id).
+/// `harness_commit` takes the same lock (shared) with this constant written out.
 const LOCK_CLASS: i32 = 0x4841_5254; // "HART"
 
-/// Taken by every commit for its transaction; commits do not wait for each other.
-pub(crate) fn lock_test_shared(
-    tx: &mut Transaction<'_>,
-    url: &StoreUrl,
-    test: i64,
-) -> Result<(), StoreError> {
-    tx.execute(
-        "SELECT pg_advisory_xact_lock_shared($1, ($2::bigint % 2147483647)::int)",
-        &[&LOCK_CLASS, &test],
-    )
-    .map_err(q(url, "lock the test"))?;
-    Ok(())
-}
-
-/// Taken to end a test: waits for the commits under way; later ones then see it ended.
+/// Taken to end a test: waits for the commits under way (`harness_commit` takes it shared);
+/// later ones then see it ended.
 pub(crate) fn lock_test_exclusive(
     tx: &mut Transaction<'_>,
     url: &StoreUrl,
@@ -335,64 +297,22 @@ fn check_worker_name(name: &str) -> Result<(), StoreError> {
     Ok(())
 }
 
-/// The claim of one test inside `tx`.
-fn claim_in(
-    tx: &mut Transaction<'_>,
+/// Maps the errors the schema's functions raise on purpose: an unknown test, and a pair
+/// index out of range (whose message says which).
+fn function_error(
     url: &StoreUrl,
+    what: &'static str,
     test: i64,
-    worker: &str,
-    batch_pairs: u32,
-    lease_secs: f64,
-) -> Result<Option<Lease>, StoreError> {
-    // A test ended by a committed decision or stop is not claimed from.
-    let status: Option<String> = tx
-        .query_opt("SELECT status FROM tests WHERE id = $1", &[&test])
-        .map_err(q(url, "claim pairs"))?
-        .map(|r| r.get(0));
-    match status {
-        None => return Err(StoreError::NoSuchTest(test)),
-        Some(s) if s != "active" => return Ok(None),
-        Some(_) => {}
+) -> impl Fn(postgres::Error) -> StoreError {
+    let other = q(url, what);
+    move |e| match e.code().map(|c| c.code()) {
+        Some("P0002") => StoreError::NoSuchTest(test),
+        Some("22023") => StoreError::Invalid(
+            e.as_db_error()
+                .map_or_else(|| e.to_string(), |db| db.message().to_string()),
+        ),
+        _ => other(e),
     }
-    let limit = i64::from(batch_pairs);
-    let take = |tx: &mut Transaction<'_>, condition: &str, limit: i64| {
-        let sql = format!(
-            "WITH picked AS (
-                 SELECT pair_index FROM leases
-                 WHERE test_id = $1 AND {condition}
-                 ORDER BY expires_at NULLS FIRST, pair_index
-                 LIMIT $2 FOR UPDATE SKIP LOCKED)
-             UPDATE leases l SET worker = $3, expires_at = now() + make_interval(secs => $4)
-             FROM picked WHERE l.test_id = $1 AND l.pair_index = picked.pair_index
-             RETURNING l.pair_index, l.expires_at"
-        );
-        tx.query(&sql, &[&test, &limit, &worker, &lease_secs])
-            .map_err(q(url, "claim pairs"))
-    };
-    // Expired leases first (their pairs are the oldest), then fresh pairs.
-    let mut rows = take(tx, "expires_at < now()", limit)?;
-    if (rows.len() as i64) < limit {
-        let more = take(tx, "expires_at IS NULL", limit - rows.len() as i64)?;
-        rows.extend(more);
-    }
-    if rows.is_empty() {
-        return Ok(None);
-    }
-    let expires_at: SystemTime = rows[0].get(1);
-    let mut pairs: Vec<u64> = rows.iter().map(|r| r.get::<_, i64>(0) as u64).collect();
-    pairs.sort_unstable();
-    tx.execute(
-        "INSERT INTO workers (name, host) VALUES ($1, '')
-         ON CONFLICT (name) DO UPDATE SET last_seen = now()",
-        &[&worker],
-    )
-    .map_err(q(url, "claim pairs"))?;
-    Ok(Some(Lease {
-        test_id: test,
-        worker: worker.to_owned(),
-        pairs,
-        expires_at,
-    }))
 }
 
 /// The status the committed counts imply: passed/failed when the SPRT decides

@@ -8,7 +8,7 @@ use crate::stats::{Pentanomial, SprtConfig, Summary, Trinomial};
 
 use super::error::StoreError;
 
-/// Most pairs one test may have (its unplayed pairs are rows of `leases`).
+/// Most pairs one test may have (a bound on mistakes: 20 million games).
 pub const MAX_PAIRS: u64 = 10_000_000;
 
 /// A test to create. The store keeps `spec` as given (JSONB) and never reads inside it.
@@ -25,6 +25,21 @@ pub struct NewTest {
     pub expected_bench: Vec<Option<u64>>,
     /// Lowercase hexadecimal SHA-256 of the opening book, if there is one.
     pub book_sha256: Option<String>,
+    /// The book file's bytes (as given: compressed or not), kept with the test for workers
+    /// that do not have the file; their SHA-256 must be `book_sha256`.
+    pub book: Option<Vec<u8>>,
+}
+
+/// Largest book kept in the store.
+pub const MAX_BOOK_BYTES: usize = 256 << 20;
+
+/// Lowercase hexadecimal SHA-256 of `bytes`.
+pub fn sha256_hex(bytes: &[u8]) -> String {
+    use sha2::{Digest, Sha256};
+    Sha256::digest(bytes)
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
 }
 
 /// Where a test stands.
