@@ -246,3 +246,26 @@ fn piece_and_king_coefficients() {
     assert_eq!(coef(&pos, feature::KING_OPEN_FILE), -3);
     assert_eq!(coef(&pos, feature::KING_ATTACK), 2);
 }
+
+#[test]
+fn threat_coefficients() {
+    // The e4 pawn attacks the d5 knight, which nothing defends.
+    let pos = from_fen("4k3/8/8/3n4/4P3/8/8/4K3 w - - 0 1");
+    assert_eq!(coef(&pos, feature::THREAT_BY_PAWN), 1);
+    assert_eq!(coef(&pos, feature::THREAT_BY_MINOR), 0);
+    assert_eq!(coef(&pos, feature::HANGING), 1);
+    // The c3 knight attacks the d5 rook: hanging, then defended by the e6 pawn.
+    let pos = from_fen("4k3/8/8/3r4/8/2N5/8/4K3 w - - 0 1");
+    assert_eq!(coef(&pos, feature::THREAT_BY_MINOR), 1);
+    assert_eq!(coef(&pos, feature::HANGING), 1);
+    let pos = from_fen("4k3/8/4p3/3r4/8/2N5/8/4K3 w - - 0 1");
+    assert_eq!(coef(&pos, feature::THREAT_BY_MINOR), 1);
+    assert_eq!(coef(&pos, feature::HANGING), 0);
+    // Attacked pawns are not threats. Black's b4 bishop attacks the undefended c3 knight and
+    // d6 pawn: one hanging piece; with the white king on d2 the knight is defended.
+    let pos = from_fen("7k/8/3P4/8/1b6/2N5/8/5K2 w - - 0 1");
+    assert_eq!(coef(&pos, feature::HANGING), -1);
+    assert_eq!(coef(&pos, feature::THREAT_BY_PAWN), 0);
+    let pos = from_fen("7k/8/3P4/8/1b6/2N5/3K4/8 w - - 0 1");
+    assert_eq!(coef(&pos, feature::HANGING), 0);
+}

@@ -12,7 +12,8 @@
 //!
 //! Files by concern: `material` (material, piece-square tables), `pawns` (passed, doubled,
 //! isolated), `pieces` (mobility, bishop pair, rook files, attacks on the king zone), `king`
-//! (shelter, open files), `mating` (K+piece vs K, dead draws). The side to move gets the
+//! (shelter, open files), `threats` (pieces attacked by pawns or minors, hanging pieces),
+//! `mating` (K+piece vs K, dead draws). The side to move gets the
 //! tempo feature (+1 if White is to move, −1 if Black).
 //!
 //! Pawnless positions where neither side can force mate (KK, KNK, KBK, KNNK, KBKB, ...) report
@@ -25,6 +26,7 @@ mod mating;
 mod pawns;
 mod pieces;
 mod sink;
+mod threats;
 mod trace;
 
 use shakmaty::{Chess, Color, Move, Position, Role};
@@ -72,14 +74,20 @@ pub fn extract<S: Sink>(pos: &Chess, sink: &mut S) {
         mating::lone_king(board, winner, sink);
         return;
     }
+    let mut attacks = [threats::Attacks::default(); 2];
     for color in Color::ALL {
         if S::PIECE_SQUARES {
             material::material(board, color, sink);
             material::piece_squares(board, color, sink);
         }
         pawns::pawn_structure(board, color, sink);
-        pieces::piece_activity(board, color, sink);
+        let pieces = pieces::piece_activity(board, color, sink);
+        attacks[color as usize] = threats::Attacks::new(board, color, pieces);
         king::king_pawns(board, color, sink);
+    }
+    for color in Color::ALL {
+        let (ours, theirs) = (&attacks[color as usize], &attacks[!color as usize]);
+        threats::threats(board, color, ours, theirs, sink);
     }
     sink.add(params::feature::TEMPO, sign(pos.turn()));
 }

@@ -47,8 +47,15 @@ pub const KING_OPEN_FILE: FeatureId = KING_SHELTER + 1;
 pub const KING_ATTACK: FeatureId = KING_OPEN_FILE + 1;
 /// The side to move's bonus (coefficient +1 with White to move, −1 with Black).
 pub const TEMPO: FeatureId = KING_ATTACK + 4;
+/// Enemy knights, bishops, rooks and queens attacked by own pawns, counted.
+pub const THREAT_BY_PAWN: FeatureId = TEMPO + 1;
+/// Enemy rooks and queens attacked by own knights or bishops, counted.
+pub const THREAT_BY_MINOR: FeatureId = THREAT_BY_PAWN + 1;
+/// Enemy knights, bishops, rooks and queens attacked by own pieces or pawns and defended by
+/// nothing of theirs (pawn, piece or king), counted.
+pub const HANGING: FeatureId = THREAT_BY_MINOR + 1;
 /// Number of tapered features (two parameters each).
-pub const TAPERED_FEATURES: usize = TEMPO + 1;
+pub const TAPERED_FEATURES: usize = HANGING + 1;
 
 /// K+piece vs K without pawns: weight per step the winning king is closer than 7 to the losing
 /// king (Chebyshev distance), so the winner brings its king over.
@@ -95,6 +102,9 @@ pub fn name(f: FeatureId) -> String {
         KING_OPEN_FILE => "king_open_file".into(),
         _ if f < TEMPO => format!("king_attack_{}", ROLES[f - KING_ATTACK + 1]),
         TEMPO => "tempo".into(),
+        THREAT_BY_PAWN => "threat_by_pawn".into(),
+        THREAT_BY_MINOR => "threat_by_minor".into(),
+        HANGING => "hanging".into(),
         KING_DISTANCE => "king_distance_factor".into(),
         _ if f < BN_MATE_CORNER => block(MATE_EDGE, "mate_edge"),
         BN_MATE_CORNER => "bn_mate_corner".into(),
