@@ -13,7 +13,8 @@
 //! Files by concern: `material` (material, piece-square tables), `pawns` (passed, doubled,
 //! isolated), `pieces` (mobility, bishop pair, rook files, attacks on the king zone), `king`
 //! (shelter, open files), `threats` (pieces attacked by pawns or minors, hanging pieces),
-//! `mating` (K+piece vs K, dead draws). The side to move gets the
+//! `passers` (kings and passed pawns, free, unstoppable, supported passers, rooks behind
+//! them), `mating` (K+piece vs K, dead draws). The side to move gets the
 //! tempo feature (+1 if White is to move, −1 if Black).
 //!
 //! Pawnless positions where neither side can force mate (KK, KNK, KBK, KNNK, KBKB, ...) report
@@ -23,6 +24,7 @@ mod incremental;
 mod king;
 mod material;
 mod mating;
+mod passers;
 mod pawns;
 mod pieces;
 mod sink;
@@ -88,6 +90,8 @@ pub fn extract<S: Sink>(pos: &Chess, sink: &mut S) {
     for color in Color::ALL {
         let (ours, theirs) = (&attacks[color as usize], &attacks[!color as usize]);
         threats::threats(board, color, ours, theirs, sink);
+        passers::passers(board, color, pos.turn(), theirs, sink);
+        passers::supported_passers(board, color, sink);
     }
     sink.add(params::feature::TEMPO, sign(pos.turn()));
 }
