@@ -246,3 +246,61 @@ fn piece_and_king_coefficients() {
     assert_eq!(coef(&pos, feature::KING_OPEN_FILE), -3);
     assert_eq!(coef(&pos, feature::KING_ATTACK), 2);
 }
+
+#[test]
+fn threat_coefficients() {
+    // The e4 pawn attacks the d5 knight, which nothing defends.
+    let pos = from_fen("4k3/8/8/3n4/4P3/8/8/4K3 w - - 0 1");
+    assert_eq!(coef(&pos, feature::THREAT_BY_PAWN), 1);
+    assert_eq!(coef(&pos, feature::THREAT_BY_MINOR), 0);
+    assert_eq!(coef(&pos, feature::HANGING), 1);
+    // The c3 knight attacks the d5 rook: hanging, then defended by the e6 pawn.
+    let pos = from_fen("4k3/8/8/3r4/8/2N5/8/4K3 w - - 0 1");
+    assert_eq!(coef(&pos, feature::THREAT_BY_MINOR), 1);
+    assert_eq!(coef(&pos, feature::HANGING), 1);
+    let pos = from_fen("4k3/8/4p3/3r4/8/2N5/8/4K3 w - - 0 1");
+    assert_eq!(coef(&pos, feature::THREAT_BY_MINOR), 1);
+    assert_eq!(coef(&pos, feature::HANGING), 0);
+    // Attacked pawns are not threats. Black's b4 bishop attacks the undefended c3 knight and
+    // d6 pawn: one hanging piece; with the white king on d2 the knight is defended.
+    let pos = from_fen("7k/8/3P4/8/1b6/2N5/8/5K2 w - - 0 1");
+    assert_eq!(coef(&pos, feature::HANGING), -1);
+    assert_eq!(coef(&pos, feature::THREAT_BY_PAWN), 0);
+    let pos = from_fen("7k/8/3P4/8/1b6/2N5/3K4/8 w - - 0 1");
+    assert_eq!(coef(&pos, feature::HANGING), 0);
+}
+
+#[test]
+fn passer_coefficients() {
+    // White e6 passer (advance 3), front square e7. White king e1: 6 away; black king a8: 4.
+    // Path e7 e8 empty, e8 attacked by nothing black (king a8 reaches b7 b8 a7): free.
+    let pos = from_fen("k7/8/4P3/8/8/8/8/4K3 w - - 0 1");
+    assert_eq!(coef(&pos, feature::PASSER_OWN_KING), 3 * 6);
+    assert_eq!(coef(&pos, feature::PASSER_ENEMY_KING), 3 * 4);
+    assert_eq!(coef(&pos, feature::FREE_PASSER), 3);
+    // Promotion e8 is 4 from a8, the pawn 2 moves away: unstoppable for either side to move.
+    assert_eq!(coef(&pos, feature::UNSTOPPABLE_PASSER), 1);
+    let pos = from_fen("k7/8/4P3/8/8/8/8/4K3 b - - 0 1");
+    assert_eq!(coef(&pos, feature::UNSTOPPABLE_PASSER), 1);
+    // King c8: 2 from e8; Black to move catches it, White to move still does (2 > 2 fails).
+    for turn in ["w", "b"] {
+        let pos = from_fen(&format!("2k5/8/4P3/8/8/8/8/4K3 {turn} - - 0 1"));
+        assert_eq!(coef(&pos, feature::UNSTOPPABLE_PASSER), 0, "{turn}");
+    }
+    // King b8, 3 from e8: unstoppable only with White to move.
+    let pos = from_fen("1k6/8/4P3/8/8/8/8/4K3 w - - 0 1");
+    assert_eq!(coef(&pos, feature::UNSTOPPABLE_PASSER), 1);
+    let pos = from_fen("1k6/8/4P3/8/8/8/8/4K3 b - - 0 1");
+    assert_eq!(coef(&pos, feature::UNSTOPPABLE_PASSER), 0);
+    // A black knight: no rule of the square; it also attacks e7, so the path is not free.
+    let pos = from_fen("k7/8/4P1n1/8/8/8/8/4K3 w - - 0 1");
+    assert_eq!(coef(&pos, feature::UNSTOPPABLE_PASSER), 0);
+    assert_eq!(coef(&pos, feature::FREE_PASSER), 0);
+    // e6 supported by d5, the e1 rook behind it (the king on d1).
+    let pos = from_fen("7k/8/4P3/3P4/8/8/8/3KR3 w - - 0 1");
+    assert_eq!(coef(&pos, feature::SUPPORTED_PASSER), 1);
+    assert_eq!(coef(&pos, feature::ROOK_BEHIND_PASSER), 1);
+    // A piece between rook and pawn blocks it.
+    let pos = from_fen("7k/8/4P3/3P4/8/8/4N3/3KR3 w - - 0 1");
+    assert_eq!(coef(&pos, feature::ROOK_BEHIND_PASSER), 0);
+}

@@ -12,7 +12,9 @@
 //!
 //! Files by concern: `material` (material, piece-square tables), `pawns` (passed, doubled,
 //! isolated), `pieces` (mobility, bishop pair, rook files, attacks on the king zone), `king`
-//! (shelter, open files), `mating` (K+piece vs K, dead draws). The side to move gets the
+//! (shelter, open files), `threats` (pieces attacked by pawns or minors, hanging pieces),
+//! `passers` (kings and passed pawns, free, unstoppable, supported passers, rooks behind
+//! them), `mating` (K+piece vs K, dead draws). The side to move gets the
 //! tempo feature (+1 if White is to move, −1 if Black).
 //!
 //! Pawnless positions where neither side can force mate (KK, KNK, KBK, KNNK, KBKB, ...) report
@@ -22,10 +24,12 @@ mod incremental;
 mod king;
 mod material;
 mod mating;
+mod passers;
 mod pawn_cache;
 mod pawns;
 mod pieces;
 mod sink;
+mod threats;
 mod trace;
 
 use shakmaty::{Chess, Color, Move, Position, Role};
@@ -77,14 +81,22 @@ pub fn extract<S: Sink>(pos: &Chess, sink: &mut S) {
         mating::lone_king(board, winner, sink);
         return;
     }
+    let mut attacks = [threats::Attacks::default(); 2];
     for color in Color::ALL {
         if S::PIECE_SQUARES {
             material::material(board, color, sink);
             material::piece_squares(board, color, sink);
         }
         sink.pawn_structure(board, color);
-        pieces::piece_activity(board, color, sink);
+        let pieces = pieces::piece_activity(board, color, sink);
+        attacks[color as usize] = threats::Attacks::new(board, color, pieces);
         king::king_pawns(board, color, sink);
+    }
+    for color in Color::ALL {
+        let (ours, theirs) = (&attacks[color as usize], &attacks[!color as usize]);
+        threats::threats(board, color, ours, theirs, sink);
+        passers::passers(board, color, pos.turn(), theirs, sink);
+        passers::supported_passers(board, color, sink);
     }
     sink.add(params::feature::TEMPO, sign(pos.turn()));
 }

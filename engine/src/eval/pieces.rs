@@ -22,13 +22,15 @@ const MOBILITY: [usize; 4] = [
 ///   neighbours) it attacks, summed per role;
 ///
 /// plus the bishop pair and rooks on open (no pawns) or semi-open (only enemy pawns) files.
+/// Returns the squares these pieces attack, for the threat terms.
 #[inline(always)]
-pub(super) fn piece_activity<S: Sink>(board: &Board, color: Color, sink: &mut S) {
+pub(super) fn piece_activity<S: Sink>(board: &Board, color: Color, sink: &mut S) -> PieceAttacks {
     let s = sign(color);
     let ours = board.by_color(color);
     let occupied = board.occupied();
     let mobility_area = !ours & !pawn_attacks(board, !color);
     let enemy_zone = king_zone(board, !color);
+    let mut attacked = PieceAttacks::default();
     for (i, role) in [Role::Knight, Role::Bishop, Role::Rook, Role::Queen]
         .into_iter()
         .enumerate()
@@ -42,6 +44,10 @@ pub(super) fn piece_activity<S: Sink>(board: &Board, color: Color, sink: &mut S)
                 _ => attacks::queen_attacks(square, occupied),
             };
             sink.add(MOBILITY[i] + (reach & mobility_area).count(), s);
+            attacked.all |= reach;
+            if i < 2 {
+                attacked.minors |= reach;
+            }
             zone_hits += (reach & enemy_zone).count() as i32;
         }
         if zone_hits != 0 {
@@ -69,4 +75,14 @@ pub(super) fn piece_activity<S: Sink>(board: &Board, color: Color, sink: &mut S)
     if semi_open != 0 {
         sink.add(feature::ROOK_SEMI_OPEN_FILE, s * semi_open);
     }
+    attacked
+}
+
+/// Squares attacked by one side's knights, bishops, rooks and queens.
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct PieceAttacks {
+    /// By knights and bishops.
+    pub minors: Bitboard,
+    /// By any of the four.
+    pub all: Bitboard,
 }

@@ -184,6 +184,11 @@ pub fn tapered(f: FeatureId) -> (i32, i32) {
         MATERIAL, MOBILITY_BISHOP, MOBILITY_KNIGHT, MOBILITY_QUEEN, MOBILITY_ROOK, PASSED_PAWN,
         PST, ROOK_OPEN_FILE, ROOK_SEMI_OPEN_FILE, TEMPO,
     };
+    use feature::{
+        FREE_PASSER, PASSER_ENEMY_KING, PASSER_OWN_KING, ROOK_BEHIND_PASSER, SUPPORTED_PASSER,
+        UNSTOPPABLE_PASSER,
+    };
+    use feature::{HANGING, THREAT_BY_MINOR, THREAT_BY_PAWN};
     match f {
         _ if f < PST => (MATERIAL_MG[f - MATERIAL], MATERIAL_EG[f - MATERIAL]),
         _ if f < MOBILITY_KNIGHT => {
@@ -207,6 +212,19 @@ pub fn tapered(f: FeatureId) -> (i32, i32) {
         // Per attacked square of the enemy king's zone, knight..queen.
         _ if f < TEMPO => [(6, 0), (4, 0), (5, 0), (4, 2)][f - KING_ATTACK],
         TEMPO => (15, 8),
+        // Threats: what the side to move can win is resolved by the quiescence search, what
+        // it must answer is not, so these pay roughly half a minor piece's worth of danger.
+        THREAT_BY_PAWN => (45, 30),
+        THREAT_BY_MINOR => (30, 25),
+        HANGING => (25, 15),
+        // Passers (king terms and free path per step of advance, 1..=4): kings matter in the
+        // endgame, where a passer's race decides.
+        PASSER_OWN_KING => (0, -3),
+        PASSER_ENEMY_KING => (0, 6),
+        FREE_PASSER => (3, 8),
+        UNSTOPPABLE_PASSER => (0, 150),
+        SUPPORTED_PASSER => (5, 12),
+        ROOK_BEHIND_PASSER => (5, 15),
         _ => (0, 0),
     }
 }

@@ -47,8 +47,30 @@ pub const KING_OPEN_FILE: FeatureId = KING_SHELTER + 1;
 pub const KING_ATTACK: FeatureId = KING_OPEN_FILE + 1;
 /// The side to move's bonus (coefficient +1 with White to move, −1 with Black).
 pub const TEMPO: FeatureId = KING_ATTACK + 4;
+/// Enemy knights, bishops, rooks and queens attacked by own pawns, counted.
+pub const THREAT_BY_PAWN: FeatureId = TEMPO + 1;
+/// Enemy rooks and queens attacked by own knights or bishops, counted.
+pub const THREAT_BY_MINOR: FeatureId = THREAT_BY_PAWN + 1;
+/// Enemy knights, bishops, rooks and queens attacked by own pieces or pawns and defended by
+/// nothing of theirs (pawn, piece or king), counted.
+pub const HANGING: FeatureId = THREAT_BY_MINOR + 1;
+/// Passed pawns: own king's distance (Chebyshev) to the square in front, times the pawn's
+/// advance (0 up to the third rank, then 1 on the fourth ..= 4 on the seventh), summed.
+pub const PASSER_OWN_KING: FeatureId = HANGING + 1;
+/// Passed pawns: the enemy king's distance to the square in front, times the advance.
+pub const PASSER_ENEMY_KING: FeatureId = PASSER_OWN_KING + 1;
+/// Passed pawns whose squares ahead are all empty and not attacked by the enemy: the advance,
+/// summed.
+pub const FREE_PASSER: FeatureId = PASSER_ENEMY_KING + 1;
+/// A passed pawn the enemy king cannot catch (rule of the square, with the side to move) on an
+/// empty path, the enemy having only king and pawns: 1 per side at most.
+pub const UNSTOPPABLE_PASSER: FeatureId = FREE_PASSER + 1;
+/// Passed pawns defended by an own pawn, counted.
+pub const SUPPORTED_PASSER: FeatureId = UNSTOPPABLE_PASSER + 1;
+/// Own rooks behind an own passed pawn on its file, nothing in between, counted.
+pub const ROOK_BEHIND_PASSER: FeatureId = SUPPORTED_PASSER + 1;
 /// Number of tapered features (two parameters each).
-pub const TAPERED_FEATURES: usize = TEMPO + 1;
+pub const TAPERED_FEATURES: usize = ROOK_BEHIND_PASSER + 1;
 
 /// K+piece vs K without pawns: weight per step the winning king is closer than 7 to the losing
 /// king (Chebyshev distance), so the winner brings its king over.
@@ -95,6 +117,15 @@ pub fn name(f: FeatureId) -> String {
         KING_OPEN_FILE => "king_open_file".into(),
         _ if f < TEMPO => format!("king_attack_{}", ROLES[f - KING_ATTACK + 1]),
         TEMPO => "tempo".into(),
+        THREAT_BY_PAWN => "threat_by_pawn".into(),
+        THREAT_BY_MINOR => "threat_by_minor".into(),
+        HANGING => "hanging".into(),
+        PASSER_OWN_KING => "passer_own_king".into(),
+        PASSER_ENEMY_KING => "passer_enemy_king".into(),
+        FREE_PASSER => "free_passer".into(),
+        UNSTOPPABLE_PASSER => "unstoppable_passer".into(),
+        SUPPORTED_PASSER => "supported_passer".into(),
+        ROOK_BEHIND_PASSER => "rook_behind_passer".into(),
         KING_DISTANCE => "king_distance_factor".into(),
         _ if f < BN_MATE_CORNER => block(MATE_EDGE, "mate_edge"),
         BN_MATE_CORNER => "bn_mate_corner".into(),

@@ -1,0 +1,63 @@
+//! Threats: enemy pieces attacked by pawns, rooks and queens attacked by minor pieces, and
+//! pieces attacked but not defended.
+
+use shakmaty::{Bitboard, Board, Color, attacks};
+
+use super::pawns::pawn_attacks;
+use super::pieces::PieceAttacks;
+use super::{Sink, sign};
+use crate::params::feature;
+
+/// Everything one side attacks, by kind of attacker.
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct Attacks {
+    pub pawns: Bitboard,
+    /// By knights and bishops.
+    pub minors: Bitboard,
+    /// By pawns, pieces and the king.
+    pub all: Bitboard,
+}
+
+impl Attacks {
+    /// `color`'s attacks from its pawns, its king and `pieces` (what its knights, bishops,
+    /// rooks and queens attack, as found by the mobility walk).
+    #[inline]
+    pub(super) fn new(board: &Board, color: Color, pieces: PieceAttacks) -> Self {
+        let pawns = pawn_attacks(board, color);
+        let king = board
+            .king_of(color)
+            .map_or(Bitboard::EMPTY, attacks::king_attacks);
+        Attacks {
+            pawns,
+            minors: pieces.minors,
+            all: pawns | pieces.all | king,
+        }
+    }
+}
+
+/// `color`'s threats on the other side's knights, bishops, rooks and queens: attacked by a
+/// pawn (`THREAT_BY_PAWN`), rooks and queens attacked by a knight or bishop
+/// (`THREAT_BY_MINOR`), and attacked by anything while defended by nothing (`HANGING`).
+pub(super) fn threats<S: Sink>(
+    board: &Board,
+    color: Color,
+    ours: &Attacks,
+    theirs: &Attacks,
+    sink: &mut S,
+) {
+    let s = sign(color);
+    let enemy = board.by_color(!color);
+    let pieces = enemy & !board.pawns() & !board.kings();
+    let by_pawn = (pieces & ours.pawns).count() as i32;
+    if by_pawn != 0 {
+        sink.add(feature::THREAT_BY_PAWN, s * by_pawn);
+    }
+    let by_minor = (enemy & board.rooks_and_queens() & ours.minors).count() as i32;
+    if by_minor != 0 {
+        sink.add(feature::THREAT_BY_MINOR, s * by_minor);
+    }
+    let hanging = (pieces & ours.all & !theirs.all).count() as i32;
+    if hanging != 0 {
+        sink.add(feature::HANGING, s * hanging);
+    }
+}
