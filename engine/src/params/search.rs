@@ -185,19 +185,13 @@ search_params! {
     /// 10..100: c_end 5.
     ASPIRATION_WINDOW aspiration_window: i32 = 30, [0, 1000], c_end 5.0, r_end 0.002;
     /// Late-move pruning: in non-PV nodes at shallow depth, once `lmp_base` + depth² moves
-    /// (half as many when not improving) have been tried, skip the remaining quiet moves
-    /// that give no check.
+    /// have been tried, skip the remaining quiet moves that give no check.
     LMP lmp: bool = false, [0, 1], c_end 0.5, r_end 0.002;
     /// Late-move pruning: deepest remaining depth (plies) where it applies. Useful within
     /// 1..8: c_end 1.
     LMP_DEPTH lmp_depth: i32 = 3, [1, 32], c_end 1.0, r_end 0.002;
     /// Late-move pruning: moves always tried, before depth². Useful within 0..12: c_end 1.
     LMP_BASE lmp_base: i32 = 3, [0, 64], c_end 1.0, r_end 0.002;
-    /// "Improving": the static evaluation is above that of two plies before (same side to
-    /// move). When improving, reverse futility prunes one ply sooner, futility one ply later
-    /// and late-move pruning tries all its moves; when not, late-move pruning tries half of
-    /// them and late-move reductions reduce one ply more.
-    IMPROVING improving: bool = false, [0, 1], c_end 0.5, r_end 0.002;
     /// Continuation history: quiet moves are also ordered by how they fared after the moves
     /// one and two plies before (by piece and target square), and late-move reductions
     /// shrink or grow with the move's whole history score.

@@ -30,7 +30,7 @@ use ordering::Heuristics;
 use score::{INFINITY, MATE_BOUND, MAX_PLY, to_score};
 use time::TimeManager;
 use tt::TranspositionTable;
-use worker::{NO_EVAL, Worker};
+use worker::Worker;
 
 /// Score of a search result, from the side to move's view.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -105,8 +105,6 @@ pub struct Searcher {
     keys: KeyStack,
     /// Material and piece-square sums of the position at each ply of the current path.
     piece_squares: Vec<PieceSquares>,
-    /// Static evaluation at each ply of the current path (for the "improving" signal).
-    static_evals: Vec<i32>,
     pv: Vec<MoveList>,
 }
 
@@ -123,7 +121,6 @@ impl Searcher {
             heuristics: Heuristics::new(),
             keys: KeyStack::new(),
             piece_squares: vec![PieceSquares::default(); MAX_PLY + 2],
-            static_evals: vec![NO_EVAL; MAX_PLY + 2],
             pv: vec![MoveList::new(); MAX_PLY + 2],
         }
     }
@@ -171,7 +168,6 @@ impl Searcher {
             heuristics: &mut self.heuristics,
             keys: &mut self.keys,
             piece_squares: &mut self.piece_squares,
-            static_evals: &mut self.static_evals,
             pv: &mut self.pv,
             stop,
             root_moves,

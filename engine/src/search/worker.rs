@@ -22,8 +22,6 @@ use crate::eval::{Evaluator, PieceSquares};
 
 /// Room for the scores of one node's moves (shakmaty's `MoveList` capacity).
 pub(crate) const MAX_MOVES: usize = 270;
-/// The static evaluation of a node in check (none: the side to move must answer the check).
-pub(crate) const NO_EVAL: i32 = -INFINITY;
 
 /// The state of one running search, borrowing the searcher's tables.
 pub(crate) struct Worker<'a> {
@@ -35,8 +33,6 @@ pub(crate) struct Worker<'a> {
     pub keys: &'a mut KeyStack,
     /// `piece_squares[ply]`: material and piece-square sums of the position at `ply`.
     pub piece_squares: &'a mut [PieceSquares],
-    /// `static_evals[ply]`: static evaluation at `ply` of the current path, or [`NO_EVAL`].
-    pub static_evals: &'a mut [i32],
     /// Triangular PV table: `pv[ply]` is the best line found from `ply`.
     pub pv: &'a mut [MoveList],
     pub stop: &'a AtomicBool,
@@ -92,21 +88,6 @@ impl Worker<'_> {
         self.piece_squares[ply + 1] =
             self.evaluator
                 .piece_squares_after(pos, self.piece_squares[ply], m);
-    }
-
-    /// Whether the static evaluation at `ply` is above that of the same side's previous
-    /// position not in check (two plies back, else four), when there is one.
-    #[inline]
-    fn improving(&self, ply: usize, static_eval: i32) -> bool {
-        if static_eval == NO_EVAL {
-            return false;
-        }
-        [2, 4]
-            .into_iter()
-            .filter(|&back| back <= ply)
-            .map(|back| self.static_evals[ply - back])
-            .find(|&e| e != NO_EVAL)
-            .is_some_and(|e| static_eval > e)
     }
 
     /// `pv[ply] = m + pv[ply + 1]`.
@@ -182,19 +163,16 @@ impl Worker<'_> {
             return h.score;
         }
 
-        let static_eval = if in_check {
-            NO_EVAL
+        // Only the pruning of non-PV nodes needs the static evaluation.
+        let static_eval = if pv_node || in_check {
+            -INFINITY
         } else {
             self.evaluate(pos, ply)
         };
-        self.static_evals[ply] = static_eval;
-        let improving = self.knobs.improving && self.improving(ply, static_eval);
-        let improving_ply = i32::from(improving);
         if !pv_node && !in_check && beta.abs() < MATE_BOUND {
             if self.knobs.reverse_futility
                 && depth <= self.knobs.reverse_futility_depth
-                && static_eval - self.knobs.reverse_futility_margin * (depth - improving_ply)
-                    >= beta
+                && static_eval - self.knobs.reverse_futility_margin * depth >= beta
             {
                 return static_eval;
             }
@@ -253,10 +231,7 @@ impl Worker<'_> {
             && !in_check
             && depth <= self.knobs.futility_depth
             && alpha.abs() < MATE_BOUND
-            && static_eval
-                + self.knobs.futility_base
-                + self.knobs.futility_margin * (depth + improving_ply)
-                <= alpha;
+            && static_eval + self.knobs.futility_base + self.knobs.futility_margin * depth <= alpha;
         // SEE pruning: moves that lose material on their square, by a margin growing with
         // depth (captures already ordered as losing are the only ones worth the test).
         let see_prunes = self.knobs.main_see_pruning
@@ -267,12 +242,7 @@ impl Worker<'_> {
         // tried (non-PV only: a PV node's later moves may still become the line).
         let late_moves = if self.knobs.lmp && !pv_node && !in_check && depth <= self.knobs.lmp_depth
         {
-            let late = (self.knobs.lmp_base + depth * depth) as usize;
-            if self.knobs.improving && !improving {
-                late / 2
-            } else {
-                late
-            }
+            (self.knobs.lmp_base + depth * depth) as usize
         } else {
             usize::MAX
         };
@@ -337,9 +307,6 @@ impl Worker<'_> {
                     && !child.is_check()
                 {
                     reduction = self.lmr.get(depth, index) - i32::from(pv_node);
-                    if self.knobs.improving && !improving {
-                        reduction += 1;
-                    }
                     if self.knobs.cont_history {
                         // Quiet moves below the killers are scored by their history.
                         reduction -= move_score / self.knobs.lmr_history_divisor;
