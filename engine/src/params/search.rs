@@ -192,14 +192,6 @@ search_params! {
     LMP_DEPTH lmp_depth: i32 = 3, [1, 32], c_end 1.0, r_end 0.002;
     /// Late-move pruning: moves always tried, before depth². Useful within 0..12: c_end 1.
     LMP_BASE lmp_base: i32 = 3, [0, 64], c_end 1.0, r_end 0.002;
-    /// Continuation history: quiet moves are also ordered by how they fared after the moves
-    /// one and two plies before (by piece and target square), and late-move reductions
-    /// shrink or grow with the move's whole history score.
-    CONT_HISTORY cont_history: bool = false, [0, 1], c_end 0.5, r_end 0.002;
-    /// Late-move reductions: one ply less per this much history score of a quiet move (its
-    /// butterfly and continuation histories summed, each within ±16384). Useful within
-    /// 4000..30000: c_end 1000.
-    LMR_HISTORY_DIVISOR lmr_history_divisor: i32 = 12000, [1000, 100000], c_end 1000.0, r_end 0.002;
 }
 
 #[cfg(test)]

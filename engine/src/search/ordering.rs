@@ -1,11 +1,9 @@
 //! Move ordering: the transposition-table move first, then winning and equal captures by
-//! MVV-LVA, queen promotions, the two killer moves of the ply, quiet moves by history
-//! (butterfly, and continuation history of the moves one and two plies before), and last the
-//! captures that lose material by SEE.
+//! MVV-LVA, queen promotions, the two killer moves of the ply, quiet moves by history, and
+//! last the captures that lose material by SEE.
 
 use shakmaty::{Bitboard, Chess, Color, Move, MoveList, Position, Rank, Role, Square, attacks};
 
-use super::knobs::Knobs;
 use super::score::MAX_PLY;
 use super::see::{see, value};
 use super::tt::PackedMove;
@@ -17,21 +15,12 @@ pub(crate) const KILLER: i32 = 1 << 26;
 const BAD_CAPTURE: i32 = -(1 << 28);
 /// History scores stay within ±this, below the killers.
 const HISTORY_MAX: i32 = 1 << 14;
-/// Pieces (colour and role) times target squares: the index of a move in the continuation
-/// history.
-const PIECE_SQUARES: usize = 12 * 64;
-/// No move at this ply (the root's parent, or a null move).
-const NO_PIECE_SQUARE: usize = usize::MAX;
 
-/// Killer moves per ply, the butterfly history (side, from, to) of quiet moves that caused
-/// cut-offs and the continuation history (previous move's piece and square, this move's
-/// piece and square). All allocated once, with the searcher.
+/// Killer moves per ply and the butterfly history (side, from, to) of quiet moves that
+/// caused cut-offs.
 pub(crate) struct Heuristics {
     killers: [[Option<Move>; 2]; MAX_PLY + 1],
     history: Box<[[[i32; 64]; 64]; 2]>,
-    continuation: Box<[[i32; PIECE_SQUARES]]>,
-    /// Piece and target square of the move played at each ply of the current path.
-    played: [usize; MAX_PLY + 2],
 }
 
 impl Heuristics {
@@ -39,22 +28,15 @@ impl Heuristics {
         Heuristics {
             killers: [[None; 2]; MAX_PLY + 1],
             history: Box::new([[[0; 64]; 64]; 2]),
-            continuation: vec![[0; PIECE_SQUARES]; PIECE_SQUARES].into_boxed_slice(),
-            played: [NO_PIECE_SQUARE; MAX_PLY + 2],
         }
     }
 
     pub(crate) fn clear(&mut self) {
         self.killers = [[None; 2]; MAX_PLY + 1];
         *self.history = [[[0; 64]; 64]; 2];
-        for row in self.continuation.iter_mut() {
-            row.fill(0);
-        }
     }
 
-    /// Between searches: forget killers, keep half of the butterfly history (the
-    /// continuation history is kept whole: it is specific enough to stay valid, and halving
-    /// 2.4 MB before every short search would cost more).
+    /// Between searches: forget killers, keep half of the history.
     pub(crate) fn age(&mut self) {
         self.killers = [[None; 2]; MAX_PLY + 1];
         // Row by row: a loop over a fixed-size row vectorises (this runs before every search,
@@ -70,34 +52,10 @@ impl Heuristics {
         self.killers[ply] = [None; 2];
     }
 
-    /// Records that `m` (`None`: a null move) is played at `ply` of the current path.
-    #[inline]
-    pub(crate) fn set_played(&mut self, ply: usize, turn: Color, m: Option<Move>) {
-        self.played[ply] = m.map_or(NO_PIECE_SQUARE, |m| piece_square(turn, m));
-    }
-
-    /// The piece-squares of the moves one and two plies before `ply`.
-    #[inline]
-    fn previous(&self, ply: usize) -> [usize; 2] {
-        [
-            if ply >= 1 {
-                self.played[ply - 1]
-            } else {
-                NO_PIECE_SQUARE
-            },
-            if ply >= 2 {
-                self.played[ply - 2]
-            } else {
-                NO_PIECE_SQUARE
-            },
-        ]
-    }
-
-    /// Records the quiet move `best` that failed high at `ply`, and penalises the quiet moves
-    /// among `tried` (the moves searched before it).
+    /// Records a quiet move that failed high at `ply`, and penalises the quiet moves among
+    /// `tried` (the moves searched before it).
     pub(crate) fn reward(
         &mut self,
-        knobs: &Knobs,
         turn: Color,
         ply: usize,
         depth: i32,
@@ -109,33 +67,20 @@ impl Heuristics {
             self.killers[ply][0] = Some(best);
         }
         let bonus = (depth * depth).min(400);
-        let previous = self.previous(ply);
         self.update(turn, best, bonus);
-        if knobs.cont_history {
-            self.update_continuation(previous, turn, best, bonus);
-        }
         for &m in tried {
-            if m != best && is_quiet(m) {
+            if m != best && !m.is_capture() && !m.is_promotion() {
                 self.update(turn, m, -bonus);
-                if knobs.cont_history {
-                    self.update_continuation(previous, turn, m, -bonus);
-                }
             }
         }
     }
 
     fn update(&mut self, turn: Color, m: Move, bonus: i32) {
         let (from, to) = squares(m);
-        update_entry(&mut self.history[turn as usize][from][to], bonus);
-    }
-
-    fn update_continuation(&mut self, previous: [usize; 2], turn: Color, m: Move, bonus: i32) {
-        let current = piece_square(turn, m);
-        for before in previous {
-            if before != NO_PIECE_SQUARE {
-                update_entry(&mut self.continuation[before][current], bonus);
-            }
-        }
+        let entry = &mut self.history[turn as usize][from][to];
+        // Gravity: the closer to the bound, the smaller the step, so values stay bounded.
+        *entry += 32 * bonus - *entry * bonus.abs() * 32 / HISTORY_MAX;
+        *entry = (*entry).clamp(-HISTORY_MAX, HISTORY_MAX);
     }
 
     fn history(&self, turn: Color, m: Move) -> i32 {
@@ -146,7 +91,6 @@ impl Heuristics {
     /// Scores every move of `moves` into `scores` (same indices).
     pub(crate) fn score_moves(
         &self,
-        knobs: &Knobs,
         pos: &Chess,
         moves: &MoveList,
         scores: &mut [i32],
@@ -154,8 +98,6 @@ impl Heuristics {
         ply: usize,
     ) {
         let killers = self.killers[ply];
-        let turn = pos.turn();
-        let previous = self.previous(ply);
         for (m, score) in moves.iter().zip(scores.iter_mut()) {
             *score = if tt_move.matches(*m) {
                 TT_MOVE
@@ -169,37 +111,11 @@ impl Heuristics {
                 KILLER + 1
             } else if killers[1] == Some(*m) {
                 KILLER
-            } else if knobs.cont_history {
-                let current = piece_square(turn, *m);
-                let mut sum = self.history(turn, *m);
-                for before in previous {
-                    if before != NO_PIECE_SQUARE {
-                        sum += self.continuation[before][current];
-                    }
-                }
-                sum
             } else {
-                self.history(turn, *m)
+                self.history(pos.turn(), *m)
             };
         }
     }
-}
-
-/// Gravity: the closer to the bound, the smaller the step, so values stay bounded.
-#[inline]
-fn update_entry(entry: &mut i32, bonus: i32) {
-    *entry += 32 * bonus - *entry * bonus.abs() * 32 / HISTORY_MAX;
-    *entry = (*entry).clamp(-HISTORY_MAX, HISTORY_MAX);
-}
-
-fn is_quiet(m: Move) -> bool {
-    !m.is_capture() && !m.is_promotion()
-}
-
-/// Index of the moving piece (side and role) and target square.
-#[inline]
-fn piece_square(turn: Color, m: Move) -> usize {
-    (turn as usize * 6 + (m.role() as usize - 1)) * 64 + m.to() as usize
 }
 
 /// Captures (and promotions) for the quiescence search, by SEE class then MVV-LVA.
@@ -348,48 +264,6 @@ mod tests {
                 }
             }
         }
-    }
-
-    fn knobs(assignments: &[&str]) -> Knobs {
-        let mut params = crate::params::Params::default();
-        for a in assignments {
-            params.set_assignment(a).unwrap();
-        }
-        Knobs::new(&params)
-    }
-
-    fn score_of(h: &Heuristics, knobs: &Knobs, p: &Chess, ply: usize, m: Move) -> i32 {
-        let moves = p.legal_moves();
-        let mut scores = [0; 270];
-        h.score_moves(knobs, p, &moves, &mut scores, PackedMove::NONE, ply);
-        scores[moves.iter().position(|&x| x == m).unwrap()]
-    }
-
-    fn find(p: &Chess, uci: &str) -> Move {
-        let m: shakmaty::uci::UciMove = uci.parse().unwrap();
-        m.to_move(p).unwrap()
-    }
-
-    #[test]
-    fn continuation_history_follows_the_previous_move() {
-        let p = pos("4k3/8/8/8/8/8/8/R3K2N w - - 0 1");
-        let previous = pos("3k4/8/8/8/8/8/8/R3K2N b - - 0 1");
-        let (ra8, ng3) = (find(&p, "a1a8"), find(&p, "h1g3"));
-        let on = knobs(&["cont_history=1"]);
-        let mut h = Heuristics::new();
-        // At ply 1, after the opponent's move Ke8 (recorded at ply 0), Ra8 failed high.
-        let before = find(&previous, "d8e8");
-        h.set_played(0, previous.turn(), Some(before));
-        h.reward(&on, p.turn(), 1, 4, ra8, &[ng3]);
-        h.clear_killers(1); // so that Ra8 is scored by its histories, not as a killer
-        let butterfly_only = knobs(&["cont_history=0"]);
-        let with = score_of(&h, &on, &p, 1, ra8);
-        let without = score_of(&h, &butterfly_only, &p, 1, ra8);
-        assert!(with > without && without > 0, "{with} {without}");
-        // After another previous move, only the butterfly part is left.
-        h.set_played(0, previous.turn(), Some(find(&previous, "d8d7")));
-        assert_eq!(score_of(&h, &on, &p, 1, ra8), without);
-        assert!(score_of(&h, &on, &p, 1, ng3) < 0);
     }
 
     fn pos(fen: &str) -> Chess {

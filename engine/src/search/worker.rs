@@ -187,7 +187,6 @@ impl Worker<'_> {
                 let null_key = position_key(&null_pos);
                 self.keys.set(ply + 1, null_key);
                 self.piece_squares[ply + 1] = self.piece_squares[ply];
-                self.heuristics.set_played(ply, pos.turn(), None);
                 let score = -self.negamax(
                     &null_pos,
                     null_key,
@@ -220,7 +219,7 @@ impl Worker<'_> {
         }
         let mut scores = [0i32; MAX_MOVES];
         self.heuristics
-            .score_moves(self.knobs, pos, &moves, &mut scores, tt_move, ply);
+            .score_moves(pos, &moves, &mut scores, tt_move, ply);
         self.heuristics.clear_killers(ply + 1);
 
         let mut best_score = -INFINITY;
@@ -282,7 +281,6 @@ impl Worker<'_> {
             }
             let child_key = incremental.unwrap_or_else(|| position_key(&child));
             self.set_child(ply, pos, m, child_key);
-            self.heuristics.set_played(ply, pos.turn(), Some(m));
             let new_depth = depth - 1;
 
             let score = if index == 0 {
@@ -307,10 +305,6 @@ impl Worker<'_> {
                     && !child.is_check()
                 {
                     reduction = self.lmr.get(depth, index) - i32::from(pv_node);
-                    if self.knobs.cont_history {
-                        // Quiet moves below the killers are scored by their history.
-                        reduction -= move_score / self.knobs.lmr_history_divisor;
-                    }
                     reduction = reduction.clamp(0, new_depth - 1);
                 }
                 let mut score = -self.negamax(
@@ -363,14 +357,8 @@ impl Worker<'_> {
                     if score >= beta {
                         if quiet {
                             // The moves tried before this one sit at the front of the list.
-                            self.heuristics.reward(
-                                self.knobs,
-                                pos.turn(),
-                                ply,
-                                depth,
-                                m,
-                                &moves[..index],
-                            );
+                            self.heuristics
+                                .reward(pos.turn(), ply, depth, m, &moves[..index]);
                         }
                         break;
                     }
