@@ -186,7 +186,7 @@ search_params! {
     ASPIRATION_WINDOW aspiration_window: i32 = 30, [0, 1000], c_end 5.0, r_end 0.002;
     /// Late-move pruning: in non-PV nodes at shallow depth, once `lmp_base` + depth² moves
     /// have been tried, skip the remaining quiet moves that give no check.
-    LMP lmp: bool = false, [0, 1], c_end 0.5, r_end 0.002;
+    LMP lmp: bool = true, [0, 1], c_end 0.5, r_end 0.002;
     /// Late-move pruning: deepest remaining depth (plies) where it applies. Useful within
     /// 1..8: c_end 1.
     LMP_DEPTH lmp_depth: i32 = 3, [1, 32], c_end 1.0, r_end 0.002;
