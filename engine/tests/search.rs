@@ -164,6 +164,7 @@ fn every_search_feature_can_be_switched_off() {
         ("lmr", middlegame),
         ("reverse_futility", middlegame),
         ("aspiration_window", middlegame),
+        ("lmp", middlegame),
         ("qsearch_check_plies", qe8),
         ("mate_distance_pruning", mate),
     ] {

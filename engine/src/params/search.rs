@@ -184,6 +184,14 @@ search_params! {
     /// Half-width of the aspiration window at the root (cp, 0 = full window). Useful within
     /// 10..100: c_end 5.
     ASPIRATION_WINDOW aspiration_window: i32 = 30, [0, 1000], c_end 5.0, r_end 0.002;
+    /// Late-move pruning: in non-PV nodes at shallow depth, once `lmp_base` + depth² moves
+    /// have been tried, skip the remaining quiet moves that give no check.
+    LMP lmp: bool = true, [0, 1], c_end 0.5, r_end 0.002;
+    /// Late-move pruning: deepest remaining depth (plies) where it applies. Useful within
+    /// 1..8: c_end 1.
+    LMP_DEPTH lmp_depth: i32 = 3, [1, 32], c_end 1.0, r_end 0.002;
+    /// Late-move pruning: moves always tried, before depth². Useful within 0..12: c_end 1.
+    LMP_BASE lmp_base: i32 = 3, [0, 64], c_end 1.0, r_end 0.002;
 }
 
 #[cfg(test)]

@@ -1,5 +1,6 @@
 //! The alpha-beta search proper: principal variation search with null move, reverse
-//! futility pruning, late-move reductions, check extension and mate-distance pruning.
+//! futility pruning, futility, SEE and late-move pruning, late-move reductions, check
+//! extension and mate-distance pruning.
 //!
 //! Positions are copied and made (shakmaty has no unmake); everything else the search needs
 //! per node lives in preallocated tables, so the tree walk allocates nothing.
@@ -12,7 +13,7 @@ use shakmaty::{CastlingMode, Chess, EnPassantMode, FromSetup, Move, MoveList, Po
 use super::draw::{KeyStack, is_fifty_move_draw};
 use super::eval_cache::EvalCache;
 use super::knobs::{Knobs, LmrTable};
-use super::ordering::{Heuristics, is_bad_capture_score, pick};
+use super::ordering::{CheckInfo, Heuristics, is_bad_capture_score, pick};
 use super::position_key;
 use super::score::{DRAW, INFINITY, MATE, MATE_BOUND, MAX_PLY, mated_in};
 use super::see::see;
@@ -250,9 +251,27 @@ impl Worker<'_> {
             && !pv_node
             && !in_check
             && depth <= self.knobs.main_see_depth;
+        // Late-move pruning: past this many moves, quiet ones that give no check are not
+        // tried (non-PV only: a PV node's later moves may still become the line).
+        let late_moves = if self.knobs.lmp && !pv_node && !in_check && depth <= self.knobs.lmp_depth
+        {
+            (self.knobs.lmp_base + depth * depth) as usize
+        } else {
+            usize::MAX
+        };
+        let mut check_info = None;
         for index in 0..moves.len() {
             let (m, move_score) = pick(pos, &mut moves, &mut scores, index);
             let quiet = !m.is_capture() && !m.is_promotion();
+            if quiet
+                && index >= late_moves
+                && best_score > -MATE_BOUND
+                && !check_info
+                    .get_or_insert_with(|| CheckInfo::new(pos))
+                    .gives_check(pos, m)
+            {
+                continue;
+            }
             if see_prunes && index > 0 && best_score > -MATE_BOUND {
                 let threshold = if quiet {
                     Some(-self.knobs.main_see_quiet_margin * depth)
