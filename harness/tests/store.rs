@@ -9,7 +9,7 @@ use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use harness::stats::{EloModel, Pentanomial, SprtConfig};
-use harness::store::bench::fake_pair;
+use harness::store::bench::{self, BenchConfig, fake_pair};
 use harness::store::migrate::MIGRATIONS;
 use harness::store::{
     NewTest, PairOutcome, PairResult, RetryPolicy, SCHEMA_VERSION, Store, StoreError, StoreUrl,
@@ -548,4 +548,85 @@ fn worker_role_claims_and_commits_but_cannot_manage_tests() {
         "{err:?}"
     );
     assert!(raw.execute("DELETE FROM pair_results", &[]).is_err());
+}
+
+/// Rows of each per-test table that belong to `test`.
+fn rows_of(server: &PgServer, db: &str, test: i64) -> [i64; 3] {
+    let mut client = server
+        .url(db)
+        .config()
+        .connect(postgres::NoTls)
+        .expect("connect as the superuser");
+    ["leases", "pair_results", "test_counts"].map(|table| {
+        client
+            .query_one(
+                &format!("SELECT count(*) FROM {table} WHERE test_id = $1"),
+                &[&test],
+            )
+            .expect("count rows")
+            .get(0)
+    })
+}
+
+#[test]
+fn deleting_a_test_deletes_its_rows_and_the_paced_benchmark_keeps_up() {
+    let Some(server) =
+        PgServer::start("deleting_a_test_deletes_its_rows_and_the_paced_benchmark_keeps_up")
+    else {
+        return;
+    };
+    let url = migrated(&server, "scale");
+    // Schema 4 has no foreign keys on the per-pair tables: the trigger deletes them.
+    let mut store = Store::connect(&url).unwrap();
+    let id = store.create_test(&new_test(50, None)).unwrap();
+    let lease = store
+        .claim(Some(id), "w", 10, Duration::from_secs(60))
+        .unwrap()
+        .unwrap();
+    let results: Vec<PairResult> = lease.pairs[..6].iter().map(|&p| fake_pair(p)).collect();
+    assert_eq!(store.commit(id, "w", &results).unwrap().inserted, 6);
+    assert_eq!(rows_of(&server, "scale", id), [4, 6, 1]);
+    store.delete_test(id).unwrap();
+    assert_eq!(rows_of(&server, "scale", id), [0, 0, 0]);
+
+    // Four workers at 40 pairs a second, batches of 8 (0.2 s each), for 1.2 s: the store
+    // serves them, so what is committed once all have started is near the demand of 160.
+    let config = BenchConfig {
+        workers: 4,
+        batch_pairs: 8,
+        duration: Duration::from_millis(1200),
+        pairs: 100_000,
+        pace: Some(40.0),
+    };
+    let report = bench::run(&url, config).unwrap();
+    assert_eq!(report.demand(), Some(160.0));
+    let steady = report.steady_pairs_per_second().unwrap();
+    assert!(
+        steady > 0.5 * 160.0 && steady < 1.5 * 160.0,
+        "committed {steady} pairs/s against a demand of 160: {report}"
+    );
+    assert!(report.pairs_committed >= 4 * 8 * 3, "{report}");
+    assert!(
+        report.to_string().contains("demand 160 pairs/s"),
+        "{report}"
+    );
+    // Its scratch test is gone with every row.
+    let mut owner = Store::connect(&url).unwrap();
+    assert!(owner.list_tests().unwrap().is_empty());
+    // A pace of zero, or a run shorter than two batches, is refused before anything is
+    // written.
+    for (pace, millis) in [(0.0, 1200), (f64::NAN, 1200), (40.0, 300)] {
+        let err = bench::run(
+            &url,
+            BenchConfig {
+                pace: Some(pace),
+                duration: Duration::from_millis(millis),
+                ..config
+            },
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(err.contains("pace") || err.contains("two batch"), "{err}");
+    }
+    assert!(owner.list_tests().unwrap().is_empty());
 }

@@ -29,6 +29,12 @@ pub struct StoreBenchArgs {
     /// Pairs of the scratch test (deleted afterwards).
     #[arg(long, default_value_t = 1_000_000)]
     pub pairs: u64,
+    /// Pairs a second each simulated worker plays (a real worker's pace, from `harness
+    /// bench match`): after each claim it waits as long as playing the batch would take,
+    /// and the report says whether the store kept up with all of them. Without it, the
+    /// workers claim and commit as fast as they can (the store's ceiling).
+    #[arg(long)]
+    pub pace: Option<f64>,
     /// Apply the schema migrations first (for a scratch database).
     #[arg(long)]
     pub migrate: bool,
@@ -49,6 +55,25 @@ pub fn run(args: StoreBenchArgs) -> anyhow::Result<ExitCode> {
         ))
         .into());
     }
+    if let Some(pace) = args.pace
+        && !(pace.is_finite() && pace > 0.0 && pace <= 1_000_000.0)
+    {
+        return Err(UsageError(format!(
+            "--pace must be a number of pairs a second above 0 and at most 1000000, got {pace}"
+        ))
+        .into());
+    }
+    if let Some(pace) = args.pace
+        && (args.seconds as f64) < 2.0 * f64::from(args.batch) / pace
+    {
+        return Err(UsageError(format!(
+            "--seconds {} is too short for --batch {} at --pace {pace}: a batch takes {:.1} s and the run needs at least two",
+            args.seconds,
+            args.batch,
+            f64::from(args.batch) / pace
+        ))
+        .into());
+    }
     let url =
         StoreUrl::from_arg_or_env(args.store.as_ref()).map_err(|e| UsageError(e.to_string()))?;
     if args.migrate {
@@ -61,6 +86,7 @@ pub fn run(args: StoreBenchArgs) -> anyhow::Result<ExitCode> {
             batch_pairs: args.batch,
             duration: Duration::from_secs(args.seconds),
             pairs: args.pairs,
+            pace: args.pace,
         },
     )
     .with_context(|| format!("store benchmark on {url}"))?;

@@ -1,5 +1,6 @@
 //! The store's throughput without chess: simulated workers claim batches and commit fake
-//! pair results as fast as they can, each on its own connection.
+//! pair results, each on its own connection: as fast as they can (the store's ceiling), or
+//! at a real worker's pace, to show whether a given number of workers is served.
 
 use std::fmt;
 use std::time::{Duration, Instant};
@@ -12,7 +13,7 @@ use super::types::{NewTest, PairOutcome, PairResult, TestStatus};
 use super::url::StoreUrl;
 
 /// What to simulate.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub struct BenchConfig {
     /// Concurrent workers, one connection each.
     pub workers: usize,
@@ -22,6 +23,17 @@ pub struct BenchConfig {
     pub duration: Duration,
     /// Pairs of the scratch test (more than the run can commit).
     pub pairs: u64,
+    /// Pairs a second each simulated worker "plays": after a claim it waits as long as a
+    /// real worker would take to play the batch, then commits. `None`: no waiting.
+    pub pace: Option<f64>,
+}
+
+impl BenchConfig {
+    /// How long a worker at `pace` takes to play one batch.
+    pub fn batch_time(&self) -> Option<Duration> {
+        self.pace
+            .map(|pace| Duration::from_secs_f64(f64::from(self.batch_pairs) / pace))
+    }
 }
 
 /// The figures of one run.
@@ -35,11 +47,28 @@ pub struct BenchReport {
     pub claim_p99: Duration,
     pub commit_median: Duration,
     pub commit_p99: Duration,
+    /// With a pace: the pairs committed after the first batch time (once every worker
+    /// has started), and the length of that window.
+    pub steady: Option<(u64, Duration)>,
+    /// The share of the workers' time spent waiting for claims and commits (what a paced
+    /// worker loses to the store).
+    pub store_share: f64,
 }
 
 impl BenchReport {
     pub fn pairs_per_second(&self) -> f64 {
         self.pairs_committed as f64 / self.elapsed.as_secs_f64().max(1e-9)
+    }
+
+    /// Pairs a second the simulated workers would play if the store cost nothing.
+    pub fn demand(&self) -> Option<f64> {
+        self.config.pace.map(|p| p * self.config.workers as f64)
+    }
+
+    /// Pairs a second committed once every worker had started (paced runs).
+    pub fn steady_pairs_per_second(&self) -> Option<f64> {
+        self.steady
+            .map(|(pairs, window)| pairs as f64 / window.as_secs_f64().max(1e-9))
     }
 }
 
@@ -71,7 +100,24 @@ impl fmt::Display for BenchReport {
             "commit latency: median {:.2} ms, p99 {:.2} ms",
             ms(self.commit_median),
             ms(self.commit_p99)
-        )
+        )?;
+        if let (Some(demand), Some(steady), Some(pace)) = (
+            self.demand(),
+            self.steady_pairs_per_second(),
+            self.config.pace,
+        ) {
+            writeln!(
+                f,
+                "paced at {pace} pairs/s a worker: demand {demand:.0} pairs/s, committed {steady:.0} pairs/s once all had started ({:.1} % of demand)",
+                100.0 * steady / demand.max(1e-9)
+            )?;
+            writeln!(
+                f,
+                "workers' time waiting for the store: {:.2} %",
+                100.0 * self.store_share
+            )?;
+        }
+        Ok(())
     }
 }
 
@@ -102,6 +148,21 @@ pub fn run(url: &StoreUrl, config: BenchConfig) -> Result<BenchReport, StoreErro
         return Err(StoreError::Invalid(
             "the benchmark needs at least 1 worker and 1 pair per batch".into(),
         ));
+    }
+    if let Some(pace) = config.pace {
+        if !(pace.is_finite() && pace > 0.0 && pace <= 1e6) {
+            return Err(StoreError::Invalid(format!(
+                "the pace must be above 0 and at most 1000000 pairs a second, got {pace}"
+            )));
+        }
+        let batch_time = f64::from(config.batch_pairs) / pace;
+        if config.duration.as_secs_f64() < 2.0 * batch_time {
+            return Err(StoreError::Invalid(format!(
+                "a paced run needs at least two batch times ({batch_time:.1} s at {} pairs per batch) of run time, got {:.1} s",
+                config.batch_pairs,
+                config.duration.as_secs_f64()
+            )));
+        }
     }
     let mut owner = Store::connect(url)?;
     let test_id = owner.create_test(&NewTest {
@@ -138,13 +199,27 @@ pub fn run(url: &StoreUrl, config: BenchConfig) -> Result<BenchReport, StoreErro
     let mut claims = Vec::new();
     let mut commits = Vec::new();
     let mut pairs = 0;
+    let mut steady_pairs = 0;
+    let mut waited = Duration::ZERO;
+    let steady_from = config.batch_time().map(|t| started + t);
     for o in outcomes {
         let o = o?;
+        waited += o.claims.iter().sum::<Duration>() + o.commits.iter().sum::<Duration>();
+        if let Some(from) = steady_from {
+            steady_pairs += o
+                .committed_at
+                .iter()
+                .filter(|(at, _)| *at >= from)
+                .map(|(_, n)| n)
+                .sum::<u64>();
+        }
         claims.extend(o.claims);
         commits.extend(o.commits);
         pairs += o.pairs;
     }
     cleanup?;
+    let store_share =
+        waited.as_secs_f64() / (elapsed.as_secs_f64() * config.workers as f64).max(1e-9);
     Ok(BenchReport {
         config,
         elapsed,
@@ -154,12 +229,21 @@ pub fn run(url: &StoreUrl, config: BenchConfig) -> Result<BenchReport, StoreErro
         claim_p99: quantile(&mut claims, 0.99),
         commit_median: quantile(&mut commits, 0.5),
         commit_p99: quantile(&mut commits, 0.99),
+        steady: steady_from.map(|from| {
+            (
+                steady_pairs,
+                (started + elapsed).saturating_duration_since(from),
+            )
+        }),
+        store_share,
     })
 }
 
 struct WorkerFigures {
     claims: Vec<Duration>,
     commits: Vec<Duration>,
+    /// When each commit returned, and the pairs it stored.
+    committed_at: Vec<(Instant, u64)>,
     pairs: u64,
 }
 
@@ -174,22 +258,40 @@ fn simulate(
     let mut out = WorkerFigures {
         claims: Vec::new(),
         commits: Vec::new(),
+        committed_at: Vec::new(),
         pairs: 0,
     };
+    let batch_time = config.batch_time();
+    if let Some(batch_time) = batch_time {
+        // Real workers do not start in step: spread the starts over one batch time.
+        let offset = batch_time.mul_f64(index as f64 / config.workers as f64);
+        std::thread::sleep(offset.min(deadline.saturating_duration_since(Instant::now())));
+    }
     while Instant::now() < deadline {
         let t = Instant::now();
+        // A worker's default lease (2 minutes): longer than a paced batch and its waits,
+        // so that no lease expires and no pair is handed out twice.
         let lease = store.claim(
             Some(test),
             &name,
             config.batch_pairs,
-            Duration::from_secs(60),
+            Duration::from_secs(120),
         )?;
         out.claims.push(t.elapsed());
         let Some(lease) = lease else { break };
+        let played = Instant::now();
         let results: Vec<PairResult> = lease.pairs.iter().map(|&p| fake_pair(p)).collect();
+        if let Some(batch_time) = batch_time {
+            // "Play" the batch: at the pace, its pairs take this long (a real worker's
+            // batch is cut short only by its own stop, never by the benchmark's clock).
+            let pairs = u32::try_from(lease.pairs.len()).unwrap_or(config.batch_pairs);
+            let play = batch_time.mul_f64(f64::from(pairs) / f64::from(config.batch_pairs));
+            std::thread::sleep(play.saturating_sub(played.elapsed()));
+        }
         let t = Instant::now();
         let done = store.commit(test, &name, &results)?;
         out.commits.push(t.elapsed());
+        out.committed_at.push((Instant::now(), done.inserted));
         out.pairs += done.inserted;
         if done.status != TestStatus::Active {
             break;

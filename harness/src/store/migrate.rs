@@ -22,6 +22,11 @@ pub const MIGRATIONS: &[(i32, &str, &str)] = &[
         "0003_test_book.sql",
         include_str!("migrations/0003_test_book.sql"),
     ),
+    (
+        4,
+        "0004_scale_without_foreign_keys.sql",
+        include_str!("migrations/0004_scale_without_foreign_keys.sql"),
+    ),
 ];
 
 /// The schema version this harness reads and writes.
