@@ -10,9 +10,8 @@ use crate::cli::match_options::{MatchArgs, build_config};
 use crate::cli::spellings::{engine_groups, group_value};
 use crate::cli::{exit, shell_quote};
 use crate::reporters::gauntlet::{GauntletRow, markdown_table};
-use crate::reporters::{FastchessReport, GameLines, Progress};
-use crate::runner::{Control, Event, Listener, Listeners, MatchConfig, Start, run_match};
-use crate::scoreboard::Scoreboard;
+use crate::reporters::{Console, FastchessReport, GameLines, Progress};
+use crate::runner::{Listeners, MatchConfig, Start, run_match};
 use crate::{UsageError, usage_bail};
 
 #[derive(Debug, Clone, clap::Args)]
@@ -175,30 +174,24 @@ pub fn run(args: GauntletArgs) -> anyhow::Result<ExitCode> {
     );
     let mut rows = Vec::new();
     let mut code = ExitCode::SUCCESS;
-    for leg in &legs {
-        println!("\n=== {engine} vs {} ({})", leg.opponent, leg.dir.display());
+    for (k, leg) in legs.iter().enumerate() {
+        println!(
+            "\n=== opponent {} of {}: {} ({key} = {})",
+            k + 1,
+            legs.len(),
+            leg.opponent,
+            leg.value
+        );
         let progress = Progress::new(std::io::stderr().is_terminal());
         let mut bar = &progress;
-        let mut lines = GameLines::new(std::io::stdout());
-        let mut report = FastchessReport::new(
+        let report = FastchessReport::new(
             &leg.config,
             None,
             leg.config.report_every,
             std::io::stdout(),
         );
-        let mut console = |event: &Event<'_>, board: &Scoreboard| -> anyhow::Result<Control> {
-            progress.suspend(|| -> anyhow::Result<()> {
-                if let Event::Note { text } = event {
-                    eprintln!("note: {text}");
-                }
-                if !args.no_game_lines {
-                    lines.on_event(event, board)?;
-                }
-                report.on_event(event, board)?;
-                Ok(())
-            })?;
-            Ok(Control::Continue)
-        };
+        let lines = (!args.no_game_lines).then(|| GameLines::new(std::io::stdout()));
+        let mut console = Console::new(&progress, leg.dir.clone(), lines, report);
         let mut listeners = Listeners::new();
         listeners.push(&mut bar);
         listeners.push(&mut console);

@@ -8,8 +8,8 @@ use std::process::ExitCode;
 
 use crate::cli::match_options::{MatchArgs, OutputFormat, build_config, output_format};
 use crate::cli::{exit, shell_quote};
-use crate::reporters::{FastchessReport, GameLines, JsonEvents, Progress, bench_line};
-use crate::runner::{Control, Event, Listener, Listeners, MatchConfig, Start, run_match};
+use crate::reporters::{Console, FastchessReport, GameLines, JsonEvents, Progress, bench_line};
+use crate::runner::{Control, Event, Listeners, MatchConfig, Start, run_match};
 use crate::scoreboard::Scoreboard;
 use crate::stats::SprtState;
 use crate::{UsageError, usage_bail};
@@ -82,43 +82,14 @@ pub fn run(args: MatchCommandArgs) -> anyhow::Result<ExitCode> {
     if output_format(&args.options)? == OutputFormat::Cutechess {
         lines = lines.with_score_lines();
     }
-    let every = config.report_every;
-    let mut report = FastchessReport::new(&config, sprt, every, std::io::stdout());
-    // Lines printed under the progress bar go through `suspend` so they do not tear it.
-    let mut console = |event: &Event<'_>, board: &Scoreboard| -> anyhow::Result<Control> {
-        if !human {
-            return Ok(Control::Continue);
-        }
-        progress.suspend(|| -> anyhow::Result<()> {
-            match event {
-                Event::MatchStarted {
-                    games_total,
-                    games_to_play,
-                    concurrency,
-                    ..
-                } => {
-                    println!(
-                        "{} vs {}: {games_total} games ({} done), {concurrency} workers, results in {}",
-                        board.first(),
-                        board.second(),
-                        games_total - games_to_play,
-                        dir.display()
-                    );
-                    if let Some(line) = bench_line(&config) {
-                        println!("{line}");
-                    }
-                }
-                Event::Note { text } => eprintln!("note: {text}"),
-                _ => {}
-            }
-            if !args.no_game_lines {
-                lines.on_event(event, board)?;
-            }
-            report.on_event(event, board)?;
-            Ok(())
-        })?;
-        Ok(Control::Continue)
-    };
+    let report = FastchessReport::new(&config, sprt, config.report_every, std::io::stdout());
+    let mut console = Console::new(
+        &progress,
+        dir.clone(),
+        (!args.no_game_lines).then_some(lines),
+        report,
+    )
+    .with_header_line(bench_line(&config));
     let mut events: Option<JsonEvents<Box<dyn Write>>> = match &args.events {
         None => None,
         Some(path) if path.as_os_str() == "-" => {
@@ -143,7 +114,9 @@ pub fn run(args: MatchCommandArgs) -> anyhow::Result<ExitCode> {
     };
     let mut listeners = Listeners::new();
     listeners.push(&mut bar);
-    listeners.push(&mut console);
+    if human {
+        listeners.push(&mut console);
+    }
     if let Some(events) = events.as_mut() {
         listeners.push(events);
     }
