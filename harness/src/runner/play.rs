@@ -40,6 +40,17 @@ pub struct RunOutcome {
     pub search_seconds: f64,
 }
 
+impl RunOutcome {
+    /// This run and then `more`: games and search time added, the way it ended `more`'s.
+    pub fn followed_by(self, more: RunOutcome) -> RunOutcome {
+        RunOutcome {
+            games_played: self.games_played + more.games_played,
+            search_seconds: self.search_seconds + more.search_seconds,
+            ..more
+        }
+    }
+}
+
 /// The first engine's doubled points in game `game` with result `result`.
 pub fn first_engine_points_x2(game: u64, result: GameResult) -> u8 {
     let first_is_white = game.is_multiple_of(2);

@@ -156,23 +156,11 @@ pub fn run_match(
         },
         &board,
     )?;
-    let mut run = play_pairs(
-        config,
-        book.as_ref(),
-        pairs.clone(),
-        &mut board,
-        stop,
-        &mut chain,
-    )?;
     // The pairs under way when the LLR crossed a bound count too and may bring it back
     // inside: then the test goes on from the pairs not yet played (the games of pair k depend
     // only on the seed, k and the engines, so this is the same match).
-    while run.stopped_early
-        && !run.interrupted
-        && run.fault_stop.is_none()
-        && board.summary(sprt.as_ref()).state() == SprtState::Continue
-        && board.pairs() < pairs.end
-    {
+    let mut run = RunOutcome::default();
+    loop {
         let more = play_pairs(
             config,
             book.as_ref(),
@@ -181,13 +169,15 @@ pub fn run_match(
             stop,
             &mut chain,
         )?;
-        run = RunOutcome {
-            games_played: run.games_played + more.games_played,
-            interrupted: more.interrupted,
-            stopped_early: more.stopped_early,
-            fault_stop: more.fault_stop,
-            search_seconds: run.search_seconds + more.search_seconds,
-        };
+        run = run.followed_by(more);
+        let undecided_after_all = run.stopped_early
+            && !run.interrupted
+            && run.fault_stop.is_none()
+            && board.summary(sprt.as_ref()).state() == SprtState::Continue
+            && board.pairs() < pairs.end;
+        if !undecided_after_all {
+            break;
+        }
     }
     drop(chain);
     let (crossed_at, listener) = (sprt_stop.crossed_at, sprt_stop.inner);
