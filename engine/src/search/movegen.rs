@@ -1,13 +1,17 @@
 //! Move generation the quiescence search needs beyond shakmaty's: only the legal captures and
 //! promotions (shakmaty generates every legal move, and most of a quiescence node's moves are
-//! quiet), and whether any legal move exists at all, asked only when there is no capture.
+//! quiet), those and the quiet checks (for the plies that look for checks), and whether any
+//! legal move exists at all, asked only when there is none of those.
 //!
-//! The captures come out in the order `legal_moves` gives them (move ordering breaks ties by
+//! The moves come out in the order `legal_moves` gives them (move ordering breaks ties by
 //! generation order, so the search visits the same tree), which the tests check.
 
 use shakmaty::{
-    Bitboard, Board, Chess, Color, Move, MoveList, Position, Rank, Role, Square, attacks,
+    Bitboard, Board, CastlingSide, Chess, Color, Move, MoveList, Position, Rank, Role, Square,
+    attacks,
 };
+
+use super::ordering::CheckInfo;
 
 /// Our pieces standing alone between the king of the side to move and an enemy slider: they
 /// may only move along that line.
@@ -50,6 +54,38 @@ fn push_promotions(moves: &mut MoveList, from: Square, to: Square, capture: Opti
 /// `moves` in the order of `pos.legal_moves()` (en passant, pawns, knights, bishops, rooks,
 /// queens, king).
 pub(crate) fn tactical_moves(pos: &Chess, moves: &mut MoveList) {
+    generate(pos, moves, None);
+}
+
+/// [`tactical_moves`] and the quiet moves that give check (`checks` describes them for
+/// `pos`), in the order of `pos.legal_moves()`: that list filtered by "capture, promotion or
+/// [`CheckInfo::gives_check`]", without generating the quiet moves that do not check.
+pub(crate) fn tactical_moves_and_checks(pos: &Chess, checks: &CheckInfo, moves: &mut MoveList) {
+    generate(pos, moves, Some(checks));
+}
+
+/// Where quiet moves give check: onto a square from which their role attacks the enemy
+/// king, or (a discoverer) off the line between an own slider and that king.
+struct QuietChecks {
+    king: Square,
+    direct: [Bitboard; 6],
+    discoverers: Bitboard,
+}
+
+impl QuietChecks {
+    /// The empty squares a `role` on `from` checks from, among `empty`.
+    #[inline(always)]
+    fn targets(&self, role: Role, from: Square, empty: Bitboard) -> Bitboard {
+        let mut targets = self.direct[role as usize - 1];
+        if self.discoverers.contains(from) {
+            targets |= !attacks::ray(from, self.king);
+        }
+        targets & empty
+    }
+}
+
+#[inline(always)]
+fn generate(pos: &Chess, moves: &mut MoveList, checks: Option<&CheckInfo>) {
     let board = pos.board();
     let us = pos.turn();
     let Some(king) = board.king_of(us) else {
@@ -58,9 +94,22 @@ pub(crate) fn tactical_moves(pos: &Chess, moves: &mut MoveList) {
     let ours = board.by_color(us);
     let theirs = board.by_color(!us);
     let occupied = board.occupied();
+    let empty = !occupied;
     let pinned = pinned(board, us, king);
     let legal =
         |from: Square, to: Square| !pinned.contains(from) || attacks::aligned(from, to, king);
+    let quiet = checks.and_then(|info| {
+        info.king().map(|enemy_king| QuietChecks {
+            king: enemy_king,
+            direct: std::array::from_fn(|r| info.check_squares(Role::ALL[r])),
+            discoverers: info.discoverers(),
+        })
+    });
+    let quiet_targets = |role: Role, from: Square| {
+        quiet
+            .as_ref()
+            .map_or(Bitboard::EMPTY, |q| q.targets(role, from, empty))
+    };
 
     if let Some(to) = pos.maybe_ep_square() {
         for from in board.pawns() & ours & attacks::pawn_attacks(!us, to) {
@@ -107,10 +156,31 @@ pub(crate) fn tactical_moves(pos: &Chess, moves: &mut MoveList) {
         Color::White => -8,
         Color::Black => 8,
     };
-    for to in forward(pawns, us) & !occupied & back_ranks {
+    let single = forward(pawns, us) & empty;
+    if let Some(quiet) = &quiet {
+        for to in single & !back_ranks {
+            let from = Square::new((i32::from(to) + step_back) as u32);
+            if quiet.targets(Role::Pawn, from, empty).contains(to) && legal(from, to) {
+                push_quiet(moves, Role::Pawn, from, to);
+            }
+        }
+    }
+    for to in single & back_ranks {
         let from = Square::new((i32::from(to) + step_back) as u32);
         if legal(from, to) {
             push_promotions(moves, from, to, None);
+        }
+    }
+    if let Some(quiet) = &quiet {
+        let fourth = match us {
+            Color::White => Rank::Fourth,
+            Color::Black => Rank::Fifth,
+        };
+        for to in forward(single, us) & empty & Bitboard::from_rank(fourth) {
+            let from = Square::new((i32::from(to) + 2 * step_back) as u32);
+            if quiet.targets(Role::Pawn, from, empty).contains(to) && legal(from, to) {
+                push_quiet(moves, Role::Pawn, from, to);
+            }
         }
     }
 
@@ -122,7 +192,7 @@ pub(crate) fn tactical_moves(pos: &Chess, moves: &mut MoveList) {
                 Role::Rook => attacks::rook_attacks(from, occupied),
                 _ => attacks::queen_attacks(from, occupied),
             };
-            for to in reach & theirs {
+            for to in reach & (theirs | quiet_targets(role, from)) {
                 if legal(from, to) {
                     moves.push(Move::Normal {
                         role,
@@ -136,7 +206,7 @@ pub(crate) fn tactical_moves(pos: &Chess, moves: &mut MoveList) {
         }
     }
 
-    for to in attacks::king_attacks(king) & theirs {
+    for to in attacks::king_attacks(king) & (theirs | quiet_targets(Role::King, king)) {
         if board.attacks_to(to, !us, occupied).is_empty() {
             moves.push(Move::Normal {
                 role: Role::King,
@@ -147,21 +217,28 @@ pub(crate) fn tactical_moves(pos: &Chess, moves: &mut MoveList) {
             });
         }
     }
-}
 
-/// `moves.retain(keep)` as a plain compaction (arrayvec's retain moves element by element
-/// with guards for panics, several times the cost on a list of a few dozen moves).
-#[inline]
-pub(crate) fn retain_moves(moves: &mut MoveList, mut keep: impl FnMut(Move) -> bool) {
-    let mut kept = 0;
-    for index in 0..moves.len() {
-        let m = moves[index];
-        if keep(m) {
-            moves[kept] = m;
-            kept += 1;
+    if let (Some(info), Some(_)) = (checks, &quiet) {
+        for side in [CastlingSide::KingSide, CastlingSide::QueenSide] {
+            if pos.castles().has(us, side) {
+                for m in pos.castling_moves(side) {
+                    if info.gives_check(pos, m) {
+                        moves.push(m);
+                    }
+                }
+            }
         }
     }
-    moves.truncate(kept);
+}
+
+fn push_quiet(moves: &mut MoveList, role: Role, from: Square, to: Square) {
+    moves.push(Move::Normal {
+        role,
+        from,
+        capture: None,
+        to,
+        promotion: None,
+    });
 }
 
 /// Whether `pos`, which must not be in check, has a legal move: a cheap look at the king and
@@ -221,6 +298,17 @@ mod tests {
             "{}",
             Fen::from_position(pos, shakmaty::EnPassantMode::Always)
         );
+        let info = CheckInfo::new(pos);
+        let mut expected = pos.legal_moves();
+        expected.retain(|m| m.is_capture() || m.is_promotion() || info.gives_check(pos, *m));
+        let mut moves = MoveList::new();
+        tactical_moves_and_checks(pos, &info, &mut moves);
+        assert_eq!(
+            moves,
+            expected,
+            "checks: {}",
+            Fen::from_position(pos, shakmaty::EnPassantMode::Always)
+        );
         assert_eq!(
             has_legal_move(pos),
             any,
@@ -251,17 +339,6 @@ mod tests {
     }
 
     #[test]
-    fn retain_keeps_the_order() {
-        let p = pos("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1");
-        let mut expected = p.legal_moves();
-        expected.retain(|m| m.is_capture() || m.role() == Role::Knight);
-        let mut moves = p.legal_moves();
-        retain_moves(&mut moves, |m| m.is_capture() || m.role() == Role::Knight);
-        assert_eq!(moves, expected);
-        assert!(!moves.is_empty() && moves.len() < p.legal_moves().len());
-    }
-
-    #[test]
     fn same_moves_and_order_as_legal_generation() {
         let mut positions = 0;
         for fen in crate::bench::POSITIONS.iter().chain(&[
@@ -276,6 +353,14 @@ mod tests {
             "k7/P7/K7/8/8/8/8/8 b - - 0 1",
             "8/8/8/8/8/1q6/2k5/K7 w - - 0 1",
             "4k3/8/8/8/8/8/3r4/3QK3 w - - 0 1",
+            // Quiet checks: castling either way, the king and a pawn (single and double
+            // push) uncovering a slider, direct pawn pushes.
+            "5k2/8/8/8/8/8/8/4K2R w K - 0 1",
+            "3k4/8/8/8/8/8/8/R3K3 w Q - 0 1",
+            "7k/8/8/8/8/8/1K6/B7 w - - 0 1",
+            "8/8/8/8/8/8/R2P3k/4K3 w - - 0 1",
+            "8/8/8/5k2/8/8/4P3/4K3 w - - 0 1",
+            "r3k2r/8/8/8/8/8/8/3K1R2 b kq - 0 1",
         ]) {
             positions += walk(&pos(fen), 2);
         }

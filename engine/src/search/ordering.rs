@@ -272,6 +272,21 @@ impl CheckInfo {
         }
     }
 
+    /// The enemy king.
+    pub(crate) fn king(&self) -> Option<Square> {
+        self.king
+    }
+
+    /// The squares from which a `role` attacks the enemy king (none for the king).
+    pub(crate) fn check_squares(&self, role: Role) -> Bitboard {
+        self.check_squares[role as usize - 1]
+    }
+
+    /// Our pieces whose leaving the line to the enemy king uncovers a check.
+    pub(crate) fn discoverers(&self) -> Bitboard {
+        self.discoverers
+    }
+
     /// Whether playing the legal move `m` gives check. Promotions, castling and en passant
     /// (rare, and where the vacated squares matter) are played out instead.
     pub(crate) fn gives_check(&self, pos: &Chess, m: Move) -> bool {

@@ -4,7 +4,7 @@
 use shakmaty::{Bitboard, Chess, Color, MoveList, Position, Rank, Role};
 
 use super::draw::is_fifty_move_draw;
-use super::movegen::{has_legal_move, retain_moves, tactical_moves};
+use super::movegen::{has_legal_move, tactical_moves, tactical_moves_and_checks};
 use super::ordering::{CheckInfo, is_bad_capture_score, pick, provisional_capture_score};
 use super::position_key;
 use super::score::{DRAW, INFINITY, MAX_PLY, mated_in};
@@ -57,30 +57,30 @@ impl Worker<'_> {
         }
 
         let with_checks = !in_check && qply < self.knobs.qsearch_check_plies;
-        // Only captures and promotions are searched below unless in check or looking for
-        // checks: generate just those, and ask for any legal move only when there is none.
-        let captures_only = !in_check && !with_checks;
-        let mut moves = if captures_only {
-            let mut moves = MoveList::new();
-            tactical_moves(pos, &mut moves);
-            moves
-        } else {
+        // Below the horizon only captures, promotions and (while looking for checks) quiet
+        // checks are searched unless in check: generate just those, and ask for any legal
+        // move only when there is none.
+        let generated_all = in_check;
+        // Built on first use: for the quiet checks, or for a capture close to delta pruning.
+        let mut check_info = None;
+        let mut moves = if in_check {
             pos.legal_moves()
+        } else {
+            let mut moves = MoveList::new();
+            if with_checks {
+                let info = check_info.insert(CheckInfo::new(pos));
+                tactical_moves_and_checks(pos, info, &mut moves);
+            } else {
+                tactical_moves(pos, &mut moves);
+            }
+            moves
         };
-        if moves.is_empty() && (!captures_only || !has_legal_move(pos)) {
+        if moves.is_empty() && (generated_all || !has_legal_move(pos)) {
             // Without moves: mate when in check, else stalemate.
             return if in_check { mated_in(ply) } else { DRAW };
         }
         if is_fifty_move_draw(pos.halfmoves()) {
             return DRAW;
-        }
-        // Built on first use: for the quiet checks, or for a capture close to delta pruning.
-        let mut check_info = None;
-        if with_checks {
-            let info = check_info.insert(CheckInfo::new(pos));
-            retain_moves(&mut moves, |m| {
-                m.is_capture() || m.is_promotion() || info.gives_check(pos, m)
-            });
         }
         let mut scores = [0i32; MAX_MOVES];
         for (m, score) in moves.iter().zip(scores.iter_mut()) {
