@@ -218,9 +218,19 @@ fn generate(pos: &Chess, moves: &mut MoveList, checks: Option<&CheckInfo>) {
         }
     }
 
-    if let (Some(info), Some(_)) = (checks, &quiet) {
+    if let (Some(info), Some(quiet)) = (checks, &quiet) {
         for side in [CastlingSide::KingSide, CastlingSide::QueenSide] {
-            if pos.castles().has(us, side) {
+            // Castling checks with the rook from its new square, or by uncovering a line
+            // that the king or the rook alone blocked; else it cannot, and shakmaty's list
+            // (a copy) is not asked for.
+            let rook_line = attacks::rook_attacks(side.rook_to(us), Bitboard::EMPTY);
+            let may_check = rook_line.contains(quiet.king)
+                || quiet.discoverers.contains(king)
+                || pos
+                    .castles()
+                    .rook(us, side)
+                    .is_some_and(|rook| quiet.discoverers.contains(rook));
+            if may_check && pos.castles().has(us, side) {
                 for m in pos.castling_moves(side) {
                     if info.gives_check(pos, m) {
                         moves.push(m);

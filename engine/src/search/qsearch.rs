@@ -63,18 +63,16 @@ impl Worker<'_> {
         let generated_all = in_check;
         // Built on first use: for the quiet checks, or for a capture close to delta pruning.
         let mut check_info = None;
-        let mut moves = if in_check {
-            pos.legal_moves()
+        // Filled in place: a move list is 2 KiB, and moving one is a copy.
+        let mut moves = MoveList::new();
+        if in_check {
+            moves = pos.legal_moves();
+        } else if with_checks {
+            let info = check_info.insert(CheckInfo::new(pos));
+            tactical_moves_and_checks(pos, info, &mut moves);
         } else {
-            let mut moves = MoveList::new();
-            if with_checks {
-                let info = check_info.insert(CheckInfo::new(pos));
-                tactical_moves_and_checks(pos, info, &mut moves);
-            } else {
-                tactical_moves(pos, &mut moves);
-            }
-            moves
-        };
+            tactical_moves(pos, &mut moves);
+        }
         if moves.is_empty() && (generated_all || !has_legal_move(pos)) {
             // Without moves: mate when in check, else stalemate.
             return if in_check { mated_in(ply) } else { DRAW };
