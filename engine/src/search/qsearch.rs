@@ -9,7 +9,7 @@ use super::ordering::{CheckInfo, is_bad_capture_score, pick, provisional_capture
 use super::position_key;
 use super::score::{DRAW, INFINITY, MAX_PLY, mated_in};
 use super::see::value;
-use super::worker::{MAX_MOVES, Worker, child_key};
+use super::worker::{Worker, child_key};
 
 /// Ordering score of a quiet checking move: after the good captures, before the bad ones.
 const QUIET_CHECK: i32 = 0;
@@ -80,8 +80,7 @@ impl Worker<'_> {
         if is_fifty_move_draw(pos.halfmoves()) {
             return DRAW;
         }
-        let mut scores = [0i32; MAX_MOVES];
-        for (m, score) in moves.iter().zip(scores.iter_mut()) {
+        for (m, score) in moves.iter().zip(self.scores[ply].iter_mut()) {
             *score = if m.is_capture() || m.is_promotion() {
                 provisional_capture_score(*m)
             } else {
@@ -90,7 +89,7 @@ impl Worker<'_> {
         }
 
         for index in 0..moves.len() {
-            let (m, move_score) = pick(pos, &mut moves, &mut scores, index);
+            let (m, move_score) = pick(pos, &mut moves, &mut self.scores[ply], index);
             if !in_check {
                 let tactical = m.is_capture() || m.is_promotion();
                 // Captures (and checks) that lose material by SEE.

@@ -38,6 +38,9 @@ pub(crate) struct Worker<'a> {
     pub piece_squares: &'a mut [PieceSquares],
     /// Triangular PV table: `pv[ply]` is the best line found from `ply`.
     pub pv: &'a mut [MoveList],
+    /// `scores[ply]`: the ordering scores of the moves of the node at `ply` (one buffer per
+    /// ply, so that no node clears a fresh array of `MAX_MOVES` scores).
+    pub scores: &'a mut [[i32; MAX_MOVES]],
     pub stop: &'a AtomicBool,
     /// The root moves to search (`go searchmoves`); empty means all.
     pub root_moves: &'a [Move],
@@ -231,9 +234,8 @@ impl Worker<'_> {
         if !root && is_fifty_move_draw(pos.halfmoves()) {
             return DRAW;
         }
-        let mut scores = [0i32; MAX_MOVES];
         self.heuristics
-            .score_moves(pos, &moves, &mut scores, tt_move, ply);
+            .score_moves(pos, &moves, &mut self.scores[ply], tt_move, ply);
         self.heuristics.clear_killers(ply + 1);
 
         let mut best_score = -INFINITY;
@@ -261,7 +263,7 @@ impl Worker<'_> {
         };
         let mut check_info = None;
         for index in 0..moves.len() {
-            let (m, move_score) = pick(pos, &mut moves, &mut scores, index);
+            let (m, move_score) = pick(pos, &mut moves, &mut self.scores[ply], index);
             let quiet = !m.is_capture() && !m.is_promotion();
             if quiet
                 && index >= late_moves
