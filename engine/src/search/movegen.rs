@@ -1,7 +1,8 @@
-//! Move generation the quiescence search needs beyond shakmaty's: only the legal captures and
+//! Move generation the search needs beyond shakmaty's: only the legal captures and
 //! promotions (shakmaty generates every legal move, and most of a quiescence node's moves are
-//! quiet), those and the quiet checks (for the plies that look for checks), and whether any
-//! legal move exists at all, asked only when there is none of those.
+//! quiet), those and the quiet checks (for the plies that look for checks), whether any
+//! legal move exists at all, asked only when there is none of those, and every legal move
+//! into the caller's list (shakmaty returns its list by value: a 2 KiB copy per node).
 //!
 //! The moves come out in the order `legal_moves` gives them (move ordering breaks ties by
 //! generation order, so the search visits the same tree), which the tests check.
@@ -54,38 +55,63 @@ fn push_promotions(moves: &mut MoveList, from: Square, to: Square, capture: Opti
 /// `moves` in the order of `pos.legal_moves()` (en passant, pawns, knights, bishops, rooks,
 /// queens, king).
 pub(crate) fn tactical_moves(pos: &Chess, moves: &mut MoveList) {
-    generate(pos, moves, None);
+    generate(pos, moves, Quiets::None);
 }
 
 /// [`tactical_moves`] and the quiet moves that give check (`checks` describes them for
 /// `pos`), in the order of `pos.legal_moves()`: that list filtered by "capture, promotion or
 /// [`CheckInfo::gives_check`]", without generating the quiet moves that do not check.
 pub(crate) fn tactical_moves_and_checks(pos: &Chess, checks: &CheckInfo, moves: &mut MoveList) {
-    generate(pos, moves, Some(checks));
+    let quiets = match checks.king() {
+        Some(king) => Quiets::Checks {
+            info: checks,
+            king,
+            direct: std::array::from_fn(|r| checks.check_squares(Role::ALL[r])),
+        },
+        None => Quiets::None,
+    };
+    generate(pos, moves, quiets);
 }
 
-/// Where quiet moves give check: onto a square from which their role attacks the enemy
-/// king, or (a discoverer) off the line between an own slider and that king.
-struct QuietChecks {
-    king: Square,
-    direct: [Bitboard; 6],
-    discoverers: Bitboard,
+/// Every legal move of `pos`, which must not be in check, appended to `moves` in the order
+/// of `pos.legal_moves()` (which returns its 2 KiB list by value, a copy per node).
+pub(crate) fn legal_moves_not_in_check(pos: &Chess, moves: &mut MoveList) {
+    generate(pos, moves, Quiets::All);
 }
 
-impl QuietChecks {
-    /// The empty squares a `role` on `from` checks from, among `empty`.
+/// Which quiet moves (besides captures and promotions) to generate.
+enum Quiets<'a> {
+    None,
+    /// Those giving check: onto a square from which their role attacks the enemy `king`
+    /// (`direct`, by role), or a discoverer's off the line to that king.
+    Checks {
+        info: &'a CheckInfo,
+        king: Square,
+        direct: [Bitboard; 6],
+    },
+    All,
+}
+
+impl Quiets<'_> {
+    /// The squares among `empty` that a `role` on `from` may move to quietly.
     #[inline(always)]
     fn targets(&self, role: Role, from: Square, empty: Bitboard) -> Bitboard {
-        let mut targets = self.direct[role as usize - 1];
-        if self.discoverers.contains(from) {
-            targets |= !attacks::ray(from, self.king);
+        match self {
+            Quiets::None => Bitboard::EMPTY,
+            Quiets::Checks { info, king, direct } => {
+                let mut targets = direct[role as usize - 1];
+                if info.discoverers().contains(from) {
+                    targets |= !attacks::ray(from, *king);
+                }
+                targets & empty
+            }
+            Quiets::All => empty,
         }
-        targets & empty
     }
 }
 
 #[inline(always)]
-fn generate(pos: &Chess, moves: &mut MoveList, checks: Option<&CheckInfo>) {
+fn generate(pos: &Chess, moves: &mut MoveList, quiets: Quiets<'_>) {
     let board = pos.board();
     let us = pos.turn();
     let Some(king) = board.king_of(us) else {
@@ -98,18 +124,7 @@ fn generate(pos: &Chess, moves: &mut MoveList, checks: Option<&CheckInfo>) {
     let pinned = pinned(board, us, king);
     let legal =
         |from: Square, to: Square| !pinned.contains(from) || attacks::aligned(from, to, king);
-    let quiet = checks.and_then(|info| {
-        info.king().map(|enemy_king| QuietChecks {
-            king: enemy_king,
-            direct: std::array::from_fn(|r| info.check_squares(Role::ALL[r])),
-            discoverers: info.discoverers(),
-        })
-    });
-    let quiet_targets = |role: Role, from: Square| {
-        quiet
-            .as_ref()
-            .map_or(Bitboard::EMPTY, |q| q.targets(role, from, empty))
-    };
+    let any_quiets = !matches!(quiets, Quiets::None);
 
     if let Some(to) = pos.maybe_ep_square() {
         for from in board.pawns() & ours & attacks::pawn_attacks(!us, to) {
@@ -157,10 +172,10 @@ fn generate(pos: &Chess, moves: &mut MoveList, checks: Option<&CheckInfo>) {
         Color::Black => 8,
     };
     let single = forward(pawns, us) & empty;
-    if let Some(quiet) = &quiet {
+    if any_quiets {
         for to in single & !back_ranks {
             let from = Square::new((i32::from(to) + step_back) as u32);
-            if quiet.targets(Role::Pawn, from, empty).contains(to) && legal(from, to) {
+            if quiets.targets(Role::Pawn, from, empty).contains(to) && legal(from, to) {
                 push_quiet(moves, Role::Pawn, from, to);
             }
         }
@@ -171,14 +186,14 @@ fn generate(pos: &Chess, moves: &mut MoveList, checks: Option<&CheckInfo>) {
             push_promotions(moves, from, to, None);
         }
     }
-    if let Some(quiet) = &quiet {
+    if any_quiets {
         let fourth = match us {
             Color::White => Rank::Fourth,
             Color::Black => Rank::Fifth,
         };
         for to in forward(single, us) & empty & Bitboard::from_rank(fourth) {
             let from = Square::new((i32::from(to) + 2 * step_back) as u32);
-            if quiet.targets(Role::Pawn, from, empty).contains(to) && legal(from, to) {
+            if quiets.targets(Role::Pawn, from, empty).contains(to) && legal(from, to) {
                 push_quiet(moves, Role::Pawn, from, to);
             }
         }
@@ -192,7 +207,7 @@ fn generate(pos: &Chess, moves: &mut MoveList, checks: Option<&CheckInfo>) {
                 Role::Rook => attacks::rook_attacks(from, occupied),
                 _ => attacks::queen_attacks(from, occupied),
             };
-            for to in reach & (theirs | quiet_targets(role, from)) {
+            for to in reach & (theirs | quiets.targets(role, from, empty)) {
                 if legal(from, to) {
                     moves.push(Move::Normal {
                         role,
@@ -206,7 +221,7 @@ fn generate(pos: &Chess, moves: &mut MoveList, checks: Option<&CheckInfo>) {
         }
     }
 
-    for to in attacks::king_attacks(king) & (theirs | quiet_targets(Role::King, king)) {
+    for to in attacks::king_attacks(king) & (theirs | quiets.targets(Role::King, king, empty)) {
         if board.attacks_to(to, !us, occupied).is_empty() {
             moves.push(Move::Normal {
                 role: Role::King,
@@ -218,27 +233,58 @@ fn generate(pos: &Chess, moves: &mut MoveList, checks: Option<&CheckInfo>) {
         }
     }
 
-    if let (Some(info), Some(quiet)) = (checks, &quiet) {
+    if any_quiets {
         for side in [CastlingSide::KingSide, CastlingSide::QueenSide] {
-            // Castling checks with the rook from its new square, or by uncovering a line
-            // that the king or the rook alone blocked; else it cannot, and shakmaty's list
-            // (a copy) is not asked for.
-            let rook_line = attacks::rook_attacks(side.rook_to(us), Bitboard::EMPTY);
-            let may_check = rook_line.contains(quiet.king)
-                || quiet.discoverers.contains(king)
-                || pos
-                    .castles()
-                    .rook(us, side)
-                    .is_some_and(|rook| quiet.discoverers.contains(rook));
-            if may_check && pos.castles().has(us, side) {
-                for m in pos.castling_moves(side) {
-                    if info.gives_check(pos, m) {
-                        moves.push(m);
-                    }
+            let Some(rook) = pos.castles().rook(us, side) else {
+                continue;
+            };
+            if let Quiets::Checks {
+                info,
+                king: enemy_king,
+                ..
+            } = quiets
+            {
+                // Castling checks with the rook from its new square, or by uncovering a line
+                // that the king or the rook alone blocked.
+                let rook_line = attacks::rook_attacks(side.rook_to(us), Bitboard::EMPTY);
+                let discoverers = info.discoverers();
+                let may_check = rook_line.contains(enemy_king)
+                    || discoverers.contains(king)
+                    || discoverers.contains(rook);
+                if !may_check || !castling_is_legal(pos, king, rook, side) {
+                    continue;
                 }
+                let m = Move::Castle { king, rook };
+                if info.gives_check(pos, m) {
+                    moves.push(m);
+                }
+            } else if castling_is_legal(pos, king, rook, side) {
+                moves.push(Move::Castle { king, rook });
             }
         }
     }
+}
+
+/// Whether `us` (not in check, with the right to castle on `side` with the rook on `rook`)
+/// may castle now: nothing stands between king and rook and their destinations, and the
+/// king crosses no attacked square and does not land in check.
+fn castling_is_legal(pos: &Chess, king: Square, rook: Square, side: CastlingSide) -> bool {
+    let board = pos.board();
+    let us = pos.turn();
+    if (pos.castles().path(us, side) & board.occupied()).any() {
+        return false;
+    }
+    let king_to = side.king_to(us);
+    // The destination with the rook already moved (it may shield the king there), the
+    // squares crossed with the king lifted.
+    let after = board.occupied() ^ king ^ rook ^ side.rook_to(us);
+    if board.attacks_to(king_to, !us, after).any() {
+        return false;
+    }
+    let lifted = board.occupied() ^ king;
+    attacks::between(king, king_to)
+        .into_iter()
+        .all(|square| board.attacks_to(square, !us, lifted).is_empty())
 }
 
 fn push_quiet(moves: &mut MoveList, role: Role, from: Square, to: Square) {
@@ -308,6 +354,14 @@ mod tests {
             "{}",
             Fen::from_position(pos, shakmaty::EnPassantMode::Always)
         );
+        let mut moves = MoveList::new();
+        legal_moves_not_in_check(pos, &mut moves);
+        assert_eq!(
+            moves,
+            pos.legal_moves(),
+            "all: {}",
+            Fen::from_position(pos, shakmaty::EnPassantMode::Always)
+        );
         let info = CheckInfo::new(pos);
         let mut expected = pos.legal_moves();
         expected.retain(|m| m.is_capture() || m.is_promotion() || info.gives_check(pos, *m));
@@ -371,6 +425,13 @@ mod tests {
             "8/8/8/8/8/8/R2P3k/4K3 w - - 0 1",
             "8/8/8/5k2/8/8/4P3/4K3 w - - 0 1",
             "r3k2r/8/8/8/8/8/8/3K1R2 b kq - 0 1",
+            // Castling: across an attacked square (and the rook attacked, allowed), into
+            // check, blocked by pieces, b1 attacked (allowed), both sides for Black.
+            "1r2k2r/8/8/8/8/5b2/8/R3K2R w KQk - 0 1",
+            "4k3/8/8/8/8/8/6r1/R3K2R w KQ - 0 1",
+            "rn2k1nr/8/8/8/8/8/8/R3KB1R w KQkq - 0 1",
+            "4k3/8/8/8/8/8/1r6/R3K2R w KQ - 0 1",
+            "r3k2r/8/8/8/8/8/8/R3K2R b KQkq - 0 1",
         ]) {
             positions += walk(&pos(fen), 2);
         }
