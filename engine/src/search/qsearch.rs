@@ -116,6 +116,9 @@ impl Worker<'_> {
                 }
             }
             let incremental = child_key(pos, key, m);
+            if let Some(k) = incremental {
+                self.eval_cache.prefetch(k);
+            }
             let mut child = pos.clone();
             child.play_unchecked(m);
             let child_key = incremental.unwrap_or_else(|| position_key(&child));

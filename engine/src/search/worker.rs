@@ -296,6 +296,7 @@ impl Worker<'_> {
             let incremental = child_key(pos, key, m);
             if let Some(k) = incremental {
                 self.tt.prefetch(k);
+                self.eval_cache.prefetch(k);
             }
             let mut child = pos.clone();
             child.play_unchecked(m);
