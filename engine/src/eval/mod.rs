@@ -83,14 +83,18 @@ pub fn extract<S: Sink>(pos: &Chess, sink: &mut S) {
     }
     let mut attacks = [threats::Attacks::default(); 2];
     let mut passed = [shakmaty::Bitboard::EMPTY; 2];
+    // Each side's pawn attacks, read by both sides' terms: computed once.
+    let pawn_attacks = [Color::Black, Color::White].map(|c| pawns::pawn_attacks(board, c));
     for color in Color::ALL {
         if S::PIECE_SQUARES {
             material::material(board, color, sink);
             material::piece_squares(board, color, sink);
         }
         passed[color as usize] = sink.pawn_structure(board, color);
-        let pieces = pieces::piece_activity(board, color, sink);
-        attacks[color as usize] = threats::Attacks::new(board, color, pieces);
+        let enemy_pawn_attacks = pawn_attacks[!color as usize];
+        let pieces = pieces::piece_activity(board, color, enemy_pawn_attacks, sink);
+        let own_pawn_attacks = pawn_attacks[color as usize];
+        attacks[color as usize] = threats::Attacks::new(board, color, own_pawn_attacks, pieces);
         king::king_pawns(board, color, sink);
     }
     for color in Color::ALL {
