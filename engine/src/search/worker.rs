@@ -293,6 +293,17 @@ impl Worker<'_> {
                     continue;
                 }
             }
+            // Decided before the move is made (gives_check answers as the child's is_check
+            // would), so that a pruned move costs no copy of the position.
+            if futile
+                && quiet
+                && best_score > -MATE_BOUND
+                && !check_info
+                    .get_or_insert_with(|| CheckInfo::new(pos))
+                    .gives_check(pos, m)
+            {
+                continue;
+            }
             let incremental = child_key(pos, key, m);
             if let Some(k) = incremental {
                 self.tt.prefetch(k);
@@ -300,9 +311,6 @@ impl Worker<'_> {
             }
             let mut child = pos.clone();
             child.play_unchecked(m);
-            if futile && quiet && best_score > -MATE_BOUND && !child.is_check() {
-                continue;
-            }
             let child_key = incremental.unwrap_or_else(|| position_key(&child));
             self.set_child(ply, pos, m, child_key);
             let new_depth = depth - 1;
