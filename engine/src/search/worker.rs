@@ -7,7 +7,7 @@
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use shakmaty::zobrist::Zobrist64;
+use shakmaty::zobrist::{Zobrist64, ZobristValue};
 use shakmaty::{CastlingMode, Chess, EnPassantMode, FromSetup, Move, MoveList, Position, Role};
 
 use super::draw::{KeyStack, is_fifty_move_draw};
@@ -411,11 +411,39 @@ impl Worker<'_> {
     }
 }
 
-/// The key after `m`, updated incrementally when shakmaty can (else `None`: recompute).
+/// The key after `m`, updated incrementally when shakmaty can or the move is a plain king
+/// move (else `None`: recompute).
 #[inline]
 pub(crate) fn child_key(pos: &Chess, key: u64, m: Move) -> Option<u64> {
-    pos.update_zobrist_hash::<Zobrist64>(Zobrist64(key), m, EnPassantMode::Legal)
-        .map(|z| z.0)
+    if let Some(z) = pos.update_zobrist_hash::<Zobrist64>(Zobrist64(key), m, EnPassantMode::Legal) {
+        return Some(z.0);
+    }
+    // shakmaty leaves out every king move. One that changes no castling right (the mover has
+    // none left and captures no rook holding one) and follows no double push changes only
+    // the turn and the squares, as any other move.
+    match m {
+        Move::Normal {
+            role: Role::King,
+            from,
+            capture,
+            to,
+            promotion: None,
+        } if pos.maybe_ep_square().is_none()
+            && !pos.castles().has_color(pos.turn())
+            && !pos.castles().castling_rights().contains(to) =>
+        {
+            let us = pos.turn();
+            let mut z = Zobrist64(key);
+            z ^= Zobrist64::zobrist_for_white_turn();
+            z ^= Zobrist64::zobrist_for_piece(from, Role::King.of(us));
+            z ^= Zobrist64::zobrist_for_piece(to, Role::King.of(us));
+            if let Some(captured) = capture {
+                z ^= Zobrist64::zobrist_for_piece(to, captured.of(!us));
+            }
+            Some(z.0)
+        }
+        _ => None,
+    }
 }
 
 /// Whether the side to move has a piece besides pawns and king (null move is unsafe in
