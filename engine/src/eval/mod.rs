@@ -11,9 +11,9 @@
 //! both, so it counts the same in every phase.
 //!
 //! Files by concern: `material` (material, piece-square tables), `pawns` (passed, doubled,
-//! isolated), `pieces` (mobility, bishop pair, rook files, attacks on the king zone), `king`
-//! (shelter, open files), `threats` (pieces attacked by pawns or minors, hanging pieces),
-//! `passers` (kings and passed pawns, free, unstoppable, supported passers, rooks behind
+//! isolated, supported passers), `pieces` (mobility, bishop pair, rook files, attacks on the
+//! king zone), `king` (shelter, open files), `threats` (pieces attacked by pawns or minors,
+//! hanging pieces), `passers` (kings and passed pawns, free, unstoppable passers, rooks behind
 //! them), `mating` (K+piece vs K, dead draws). The side to move gets the
 //! tempo feature (+1 if White is to move, −1 if Black).
 //!
@@ -82,21 +82,26 @@ pub fn extract<S: Sink>(pos: &Chess, sink: &mut S) {
         return;
     }
     let mut attacks = [threats::Attacks::default(); 2];
+    let mut passed = [shakmaty::Bitboard::EMPTY; 2];
+    // Each side's pawn attacks, read by both sides' terms: computed once.
+    let pawn_attacks = [Color::Black, Color::White].map(|c| pawns::pawn_attacks(board, c));
     for color in Color::ALL {
         if S::PIECE_SQUARES {
             material::material(board, color, sink);
             material::piece_squares(board, color, sink);
         }
-        sink.pawn_structure(board, color);
-        let pieces = pieces::piece_activity(board, color, sink);
-        attacks[color as usize] = threats::Attacks::new(board, color, pieces);
+        passed[color as usize] = sink.pawn_structure(board, color);
+        let enemy_pawn_attacks = pawn_attacks[!color as usize];
+        let pieces = pieces::piece_activity(board, color, enemy_pawn_attacks, sink);
+        let own_pawn_attacks = pawn_attacks[color as usize];
+        attacks[color as usize] = threats::Attacks::new(board, color, own_pawn_attacks, pieces);
         king::king_pawns(board, color, sink);
     }
     for color in Color::ALL {
         let (ours, theirs) = (&attacks[color as usize], &attacks[!color as usize]);
         threats::threats(board, color, ours, theirs, sink);
-        passers::passers(board, color, pos.turn(), theirs, sink);
-        passers::supported_passers(board, color, sink);
+        let passed = passed[color as usize];
+        passers::passers(board, color, pos.turn(), passed, theirs, sink);
     }
     sink.add(params::feature::TEMPO, sign(pos.turn()));
 }
@@ -169,7 +174,7 @@ impl Evaluator {
             weights: &self.weights,
             mg: sums.mg,
             eg: sums.eg,
-            pawns: pawns.map(|cache| cache.sums(pos.board(), &self.weights)),
+            pawns: pawns.map(|cache| cache.entry(pos.board(), &self.weights)),
         };
         self.finish(pos, sink)
     }

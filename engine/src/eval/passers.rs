@@ -1,33 +1,15 @@
 //! Passed pawns beyond their rank: the kings' distance to the square in front, the rule of
-//! the square in pawn endings, a free path to promotion, own pawns supporting them and rooks
-//! behind them. These read the kings and pieces; the pawn-only part is
-//! [`supported_passers`], kept apart so that a pawn-structure cache can hold it.
+//! the square in pawn endings, a free path to promotion and rooks behind them. These read the
+//! kings and pieces; the passed pawns themselves are found with the pawn structure
+//! ([`super::pawns::pawn_structure`], whose result the pawn cache keeps), as is the pawn-only
+//! supported-passer term.
 
 use shakmaty::{Bitboard, Board, Color, Square, attacks};
 
-use super::pawns::{file_and_neighbours, pawn_attacks, ranks_ahead};
+use super::pawns::ranks_ahead;
 use super::threats::Attacks;
 use super::{Sink, sign};
 use crate::params::feature;
-
-/// `color`'s passed pawns: no enemy pawn ahead on their or a neighbouring file, no own pawn
-/// ahead on their file (as in `pawns::pawn_structure`).
-#[inline]
-fn passed_pawns(board: &Board, color: Color) -> Bitboard {
-    let ours = board.pawns() & board.by_color(color);
-    let theirs = board.pawns() & board.by_color(!color);
-    let mut passed = Bitboard::EMPTY;
-    for square in ours {
-        let ahead = ranks_ahead(square, color);
-        let file = Bitboard::from_file(square.file());
-        if (ours & file & ahead).is_empty()
-            && (theirs & ahead & file_and_neighbours(square.file())).is_empty()
-        {
-            passed.add(square);
-        }
-    }
-    passed
-}
 
 /// Relative rank, 0 (first rank) ..= 7.
 #[inline]
@@ -57,7 +39,7 @@ fn front(square: Square, color: Color) -> Square {
     .unwrap_or(square)
 }
 
-/// `color`'s passed pawns:
+/// `color`'s passed pawns `passed`:
 /// - `PASSER_OWN_KING` / `PASSER_ENEMY_KING`: each king's distance (Chebyshev) to the square
 ///   in front, times [`advance`];
 /// - `FREE_PASSER`: [`advance`] when every square ahead is empty and not attacked by the
@@ -70,10 +52,10 @@ pub(super) fn passers<S: Sink>(
     board: &Board,
     color: Color,
     turn: Color,
+    passed: Bitboard,
     theirs: &Attacks,
     sink: &mut S,
 ) {
-    let passed = passed_pawns(board, color);
     if passed.is_empty() {
         return;
     }
@@ -131,13 +113,5 @@ pub(super) fn passers<S: Sink>(
         if coef != 0 {
             sink.add(f, s * coef);
         }
-    }
-}
-
-/// Pawn-only: `color`'s passed pawns defended by an own pawn (`SUPPORTED_PASSER`).
-pub(super) fn supported_passers<S: Sink>(board: &Board, color: Color, sink: &mut S) {
-    let supported = (passed_pawns(board, color) & pawn_attacks(board, color)).count() as i32;
-    if supported != 0 {
-        sink.add(feature::SUPPORTED_PASSER, sign(color) * supported);
     }
 }

@@ -1,21 +1,21 @@
-//! The pawn-structure terms by pawn placement: they depend on the pawns alone, which change
-//! in few moves of a search tree, so the search looks them up instead of walking every pawn
-//! at every evaluation. The key is the pawns themselves, so a hit is always exact.
+//! The pawn-structure terms and passed pawns by pawn placement: they depend on the pawns
+//! alone, which change in few moves of a search tree, so the search looks them up instead of
+//! walking every pawn at every evaluation. The key is the pawns themselves, so a hit is
+//! always exact.
 
 use shakmaty::{Bitboard, Board, Color};
 
 use super::pawns::pawn_structure;
-use super::sink::{WeightSink, Weights};
+use super::sink::{PawnEntry, WeightSink, Weights};
 
-/// Slots (a power of two): 128 KiB.
+/// Slots (a power of two): 192 KiB.
 const SLOTS: usize = 1 << 12;
 
 #[derive(Clone, Copy, Default)]
 struct Slot {
     white: Bitboard,
     black: Bitboard,
-    /// `[color][mg, eg]`: the weighted pawn-structure sums of each side (White's view).
-    sums: [[i32; 2]; 2],
+    entry: PawnEntry,
 }
 
 /// Pawn-structure sums of recently seen pawn placements, for one parameter set (clear it
@@ -39,9 +39,9 @@ impl PawnCache {
         self.slots.fill(Slot::default());
     }
 
-    /// `[color][mg, eg]` pawn-structure sums of `board`, computed with `weights` on a miss.
+    /// Pawn-structure sums and passed pawns of `board`, computed with `weights` on a miss.
     #[inline]
-    pub(super) fn sums(&mut self, board: &Board, weights: &Weights) -> [[i32; 2]; 2] {
+    pub(super) fn entry(&mut self, board: &Board, weights: &Weights) -> PawnEntry {
         let white = board.pawns() & board.white();
         let black = board.pawns() & board.black();
         let mixed = (white.0 ^ black.0.rotate_left(32)).wrapping_mul(0x9e37_79b9_7f4a_7c15);
@@ -54,15 +54,20 @@ impl PawnCache {
                     eg: 0,
                     pawns: None,
                 };
-                pawn_structure(board, color, &mut sink);
-                [sink.mg, sink.eg]
+                let passed = pawn_structure(board, color, &mut sink);
+                ([sink.mg, sink.eg], passed)
             };
+            let (black_sums, black_passed) = side(Color::Black);
+            let (white_sums, white_passed) = side(Color::White);
             *slot = Slot {
                 white,
                 black,
-                sums: [side(Color::Black), side(Color::White)],
+                entry: PawnEntry {
+                    sums: [black_sums, white_sums],
+                    passed: [black_passed, white_passed],
+                },
             };
         }
-        slot.sums
+        slot.entry
     }
 }

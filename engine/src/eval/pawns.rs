@@ -1,4 +1,4 @@
-//! Pawn structure: passed, doubled and isolated pawns.
+//! Pawn structure: passed, doubled and isolated pawns, and passed pawns defended by a pawn.
 
 use shakmaty::{Bitboard, Board, Color, File, Square};
 
@@ -45,15 +45,18 @@ pub(super) fn pawn_attacks(board: &Board, color: Color) -> Bitboard {
     })
 }
 
-/// Passed pawns by relative rank, doubled pawns (another own pawn ahead on the file) and
-/// isolated pawns (no own pawn on a neighbouring file) of `color`. A pawn with an own pawn
-/// ahead of it is not counted as passed: the front one is.
+/// Passed pawns by relative rank, doubled pawns (another own pawn ahead on the file),
+/// isolated pawns (no own pawn on a neighbouring file) and passed pawns defended by an own
+/// pawn (`SUPPORTED_PASSER`) of `color`. A pawn with an own pawn ahead of it is not counted
+/// as passed: the front one is. Returns the passed pawns, for the terms that also read the
+/// pieces ([`super::passers`]); they depend on the pawns alone, so the pawn cache keeps them.
 #[inline(always)]
-pub(super) fn pawn_structure<S: Sink>(board: &Board, color: Color, sink: &mut S) {
+pub(super) fn pawn_structure<S: Sink>(board: &Board, color: Color, sink: &mut S) -> Bitboard {
     let s = sign(color);
     let ours = board.pawns() & board.by_color(color);
     let theirs = board.pawns() & board.by_color(!color);
     let (mut doubled, mut isolated) = (0, 0);
+    let mut passed = Bitboard::EMPTY;
     for square in ours {
         let ahead = ranks_ahead(square, color);
         let file = Bitboard::from_file(square.file());
@@ -71,6 +74,7 @@ pub(super) fn pawn_structure<S: Sink>(board: &Board, color: Color, sink: &mut S)
             };
             // Pawns stand on relative ranks 2..=7 (index 1..=6).
             sink.add(feature::PASSED_PAWN + rank as usize - 1, s);
+            passed.add(square);
         }
     }
     if doubled != 0 {
@@ -79,4 +83,9 @@ pub(super) fn pawn_structure<S: Sink>(board: &Board, color: Color, sink: &mut S)
     if isolated != 0 {
         sink.add(feature::ISOLATED_PAWN, s * isolated);
     }
+    let supported = (passed & pawn_attacks(board, color)).count() as i32;
+    if supported != 0 {
+        sink.add(feature::SUPPORTED_PASSER, s * supported);
+    }
+    passed
 }

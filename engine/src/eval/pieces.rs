@@ -3,7 +3,6 @@
 use shakmaty::{Bitboard, Board, Color, Role, attacks};
 
 use super::king::king_zone;
-use super::pawns::pawn_attacks;
 use super::{Sink, sign};
 use crate::params::feature;
 
@@ -22,13 +21,19 @@ const MOBILITY: [usize; 4] = [
 ///   neighbours) it attacks, summed per role;
 ///
 /// plus the bishop pair and rooks on open (no pawns) or semi-open (only enemy pawns) files.
-/// Returns the squares these pieces attack, for the threat terms.
+/// `enemy_pawn_attacks`: the squares the other side's pawns attack. Returns the squares these
+/// pieces attack, for the threat terms.
 #[inline(always)]
-pub(super) fn piece_activity<S: Sink>(board: &Board, color: Color, sink: &mut S) -> PieceAttacks {
+pub(super) fn piece_activity<S: Sink>(
+    board: &Board,
+    color: Color,
+    enemy_pawn_attacks: Bitboard,
+    sink: &mut S,
+) -> PieceAttacks {
     let s = sign(color);
     let ours = board.by_color(color);
     let occupied = board.occupied();
-    let mobility_area = !ours & !pawn_attacks(board, !color);
+    let mobility_area = !ours & !enemy_pawn_attacks;
     let enemy_zone = king_zone(board, !color);
     let mut attacked = PieceAttacks::default();
     for (i, role) in [Role::Knight, Role::Bishop, Role::Rook, Role::Queen]

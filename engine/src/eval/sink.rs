@@ -3,7 +3,7 @@
 //! ([`WeightSink`]); the trace records coefficients ([`super::trace`]). Being generic over the
 //! sink, the extraction is monomorphised per sink, so the fast path has no indirection.
 
-use shakmaty::{Board, Color};
+use shakmaty::{Bitboard, Board, Color};
 
 use crate::params::{FeatureId, TOTAL_FEATURES};
 
@@ -17,14 +17,15 @@ pub trait Sink {
     /// Adds `coef` (White minus Black) to feature `feature`.
     fn add(&mut self, feature: FeatureId, coef: i32);
 
-    /// Reports `color`'s pawn-structure features ([`super::pawns::pawn_structure`]); the
-    /// search's sink adds their weighted sums from its pawn cache instead.
+    /// Reports `color`'s pawn-structure features ([`super::pawns::pawn_structure`]) and
+    /// returns its passed pawns; the search's sink adds their weighted sums from its pawn
+    /// cache instead.
     #[inline(always)]
-    fn pawn_structure(&mut self, board: &Board, color: Color)
+    fn pawn_structure(&mut self, board: &Board, color: Color) -> Bitboard
     where
         Self: Sized,
     {
-        super::pawns::pawn_structure(board, color, self);
+        super::pawns::pawn_structure(board, color, self)
     }
 }
 
@@ -38,8 +39,8 @@ pub(crate) struct WeightSink<'a, const PIECE_SQUARES: bool = true> {
     pub weights: &'a Weights,
     pub mg: i32,
     pub eg: i32,
-    /// `[color][mg, eg]` pawn-structure sums already known (from the pawn cache).
-    pub pawns: Option<[[i32; 2]; 2]>,
+    /// The pawn structure's sums and passed pawns already known (from the pawn cache).
+    pub pawns: Option<PawnEntry>,
 }
 
 impl<const PIECE_SQUARES: bool> Sink for WeightSink<'_, PIECE_SQUARES> {
@@ -53,16 +54,26 @@ impl<const PIECE_SQUARES: bool> Sink for WeightSink<'_, PIECE_SQUARES> {
     }
 
     #[inline(always)]
-    fn pawn_structure(&mut self, board: &Board, color: Color) {
+    fn pawn_structure(&mut self, board: &Board, color: Color) -> Bitboard {
         match self.pawns {
-            Some(sums) => {
-                let [mg, eg] = sums[color as usize];
+            Some(entry) => {
+                let [mg, eg] = entry.sums[color as usize];
                 self.mg += mg;
                 self.eg += eg;
+                entry.passed[color as usize]
             }
             None => super::pawns::pawn_structure(board, color, self),
         }
     }
+}
+
+/// What the pawn structure of one placement gives, per side.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct PawnEntry {
+    /// `[color][mg, eg]`: the weighted pawn-structure sums (White's view).
+    pub sums: [[i32; 2]; 2],
+    /// `[color]`: the passed pawns.
+    pub passed: [Bitboard; 2],
 }
 
 /// Dense coefficients, one per feature (lives on the stack while a trace is taken).

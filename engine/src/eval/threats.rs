@@ -3,7 +3,6 @@
 
 use shakmaty::{Bitboard, Board, Color, attacks};
 
-use super::pawns::pawn_attacks;
 use super::pieces::PieceAttacks;
 use super::{Sink, sign};
 use crate::params::feature;
@@ -19,11 +18,11 @@ pub(super) struct Attacks {
 }
 
 impl Attacks {
-    /// `color`'s attacks from its pawns, its king and `pieces` (what its knights, bishops,
-    /// rooks and queens attack, as found by the mobility walk).
+    /// `color`'s attacks from its pawns (`pawns`: the squares they attack), its king and
+    /// `pieces` (what its knights, bishops, rooks and queens attack, as found by the mobility
+    /// walk).
     #[inline]
-    pub(super) fn new(board: &Board, color: Color, pieces: PieceAttacks) -> Self {
-        let pawns = pawn_attacks(board, color);
+    pub(super) fn new(board: &Board, color: Color, pawns: Bitboard, pieces: PieceAttacks) -> Self {
         let king = board
             .king_of(color)
             .map_or(Bitboard::EMPTY, attacks::king_attacks);

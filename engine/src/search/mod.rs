@@ -113,6 +113,8 @@ pub struct Searcher {
     /// Material and piece-square sums of the position at each ply of the current path.
     piece_squares: Vec<PieceSquares>,
     pv: Vec<MoveList>,
+    /// Move-ordering scores of the node at each ply of the current path.
+    scores: Vec<[i32; worker::MAX_MOVES]>,
 }
 
 impl Searcher {
@@ -131,6 +133,7 @@ impl Searcher {
             keys: KeyStack::new(),
             piece_squares: vec![PieceSquares::default(); MAX_PLY + 2],
             pv: vec![MoveList::new(); MAX_PLY + 2],
+            scores: vec![[0; worker::MAX_MOVES]; MAX_PLY + 2],
         }
     }
 
@@ -182,6 +185,7 @@ impl Searcher {
             keys: &mut self.keys,
             piece_squares: &mut self.piece_squares,
             pv: &mut self.pv,
+            scores: &mut self.scores,
             stop,
             root_moves,
             time,

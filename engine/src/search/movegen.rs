@@ -1,13 +1,18 @@
-//! Move generation the quiescence search needs beyond shakmaty's: only the legal captures and
+//! Move generation the search needs beyond shakmaty's: only the legal captures and
 //! promotions (shakmaty generates every legal move, and most of a quiescence node's moves are
-//! quiet), and whether any legal move exists at all, asked only when there is no capture.
+//! quiet), those and the quiet checks (for the plies that look for checks), whether any
+//! legal move exists at all, asked only when there is none of those, and every legal move
+//! into the caller's list (shakmaty returns its list by value: a 2 KiB copy per node).
 //!
-//! The captures come out in the order `legal_moves` gives them (move ordering breaks ties by
+//! The moves come out in the order `legal_moves` gives them (move ordering breaks ties by
 //! generation order, so the search visits the same tree), which the tests check.
 
 use shakmaty::{
-    Bitboard, Board, Chess, Color, Move, MoveList, Position, Rank, Role, Square, attacks,
+    Bitboard, Board, CastlingSide, Chess, Color, Move, MoveList, Position, Rank, Role, Square,
+    attacks,
 };
+
+use super::ordering::CheckInfo;
 
 /// Our pieces standing alone between the king of the side to move and an enemy slider: they
 /// may only move along that line.
@@ -50,6 +55,63 @@ fn push_promotions(moves: &mut MoveList, from: Square, to: Square, capture: Opti
 /// `moves` in the order of `pos.legal_moves()` (en passant, pawns, knights, bishops, rooks,
 /// queens, king).
 pub(crate) fn tactical_moves(pos: &Chess, moves: &mut MoveList) {
+    generate(pos, moves, Quiets::None);
+}
+
+/// [`tactical_moves`] and the quiet moves that give check (`checks` describes them for
+/// `pos`), in the order of `pos.legal_moves()`: that list filtered by "capture, promotion or
+/// [`CheckInfo::gives_check`]", without generating the quiet moves that do not check.
+pub(crate) fn tactical_moves_and_checks(pos: &Chess, checks: &CheckInfo, moves: &mut MoveList) {
+    let quiets = match checks.king() {
+        Some(king) => Quiets::Checks {
+            info: checks,
+            king,
+            direct: std::array::from_fn(|r| checks.check_squares(Role::ALL[r])),
+        },
+        None => Quiets::None,
+    };
+    generate(pos, moves, quiets);
+}
+
+/// Every legal move of `pos`, which must not be in check, appended to `moves` in the order
+/// of `pos.legal_moves()` (which returns its 2 KiB list by value, a copy per node).
+pub(crate) fn legal_moves_not_in_check(pos: &Chess, moves: &mut MoveList) {
+    generate(pos, moves, Quiets::All);
+}
+
+/// Which quiet moves (besides captures and promotions) to generate.
+enum Quiets<'a> {
+    None,
+    /// Those giving check: onto a square from which their role attacks the enemy `king`
+    /// (`direct`, by role), or a discoverer's off the line to that king.
+    Checks {
+        info: &'a CheckInfo,
+        king: Square,
+        direct: [Bitboard; 6],
+    },
+    All,
+}
+
+impl Quiets<'_> {
+    /// The squares among `empty` that a `role` on `from` may move to quietly.
+    #[inline(always)]
+    fn targets(&self, role: Role, from: Square, empty: Bitboard) -> Bitboard {
+        match self {
+            Quiets::None => Bitboard::EMPTY,
+            Quiets::Checks { info, king, direct } => {
+                let mut targets = direct[role as usize - 1];
+                if info.discoverers().contains(from) {
+                    targets |= !attacks::ray(from, *king);
+                }
+                targets & empty
+            }
+            Quiets::All => empty,
+        }
+    }
+}
+
+#[inline(always)]
+fn generate(pos: &Chess, moves: &mut MoveList, quiets: Quiets<'_>) {
     let board = pos.board();
     let us = pos.turn();
     let Some(king) = board.king_of(us) else {
@@ -58,9 +120,11 @@ pub(crate) fn tactical_moves(pos: &Chess, moves: &mut MoveList) {
     let ours = board.by_color(us);
     let theirs = board.by_color(!us);
     let occupied = board.occupied();
+    let empty = !occupied;
     let pinned = pinned(board, us, king);
     let legal =
         |from: Square, to: Square| !pinned.contains(from) || attacks::aligned(from, to, king);
+    let any_quiets = !matches!(quiets, Quiets::None);
 
     if let Some(to) = pos.maybe_ep_square() {
         for from in board.pawns() & ours & attacks::pawn_attacks(!us, to) {
@@ -107,10 +171,31 @@ pub(crate) fn tactical_moves(pos: &Chess, moves: &mut MoveList) {
         Color::White => -8,
         Color::Black => 8,
     };
-    for to in forward(pawns, us) & !occupied & back_ranks {
+    let single = forward(pawns, us) & empty;
+    if any_quiets {
+        for to in single & !back_ranks {
+            let from = Square::new((i32::from(to) + step_back) as u32);
+            if quiets.targets(Role::Pawn, from, empty).contains(to) && legal(from, to) {
+                push_quiet(moves, Role::Pawn, from, to);
+            }
+        }
+    }
+    for to in single & back_ranks {
         let from = Square::new((i32::from(to) + step_back) as u32);
         if legal(from, to) {
             push_promotions(moves, from, to, None);
+        }
+    }
+    if any_quiets {
+        let fourth = match us {
+            Color::White => Rank::Fourth,
+            Color::Black => Rank::Fifth,
+        };
+        for to in forward(single, us) & empty & Bitboard::from_rank(fourth) {
+            let from = Square::new((i32::from(to) + 2 * step_back) as u32);
+            if quiets.targets(Role::Pawn, from, empty).contains(to) && legal(from, to) {
+                push_quiet(moves, Role::Pawn, from, to);
+            }
         }
     }
 
@@ -122,7 +207,7 @@ pub(crate) fn tactical_moves(pos: &Chess, moves: &mut MoveList) {
                 Role::Rook => attacks::rook_attacks(from, occupied),
                 _ => attacks::queen_attacks(from, occupied),
             };
-            for to in reach & theirs {
+            for to in reach & (theirs | quiets.targets(role, from, empty)) {
                 if legal(from, to) {
                     moves.push(Move::Normal {
                         role,
@@ -136,7 +221,7 @@ pub(crate) fn tactical_moves(pos: &Chess, moves: &mut MoveList) {
         }
     }
 
-    for to in attacks::king_attacks(king) & theirs {
+    for to in attacks::king_attacks(king) & (theirs | quiets.targets(Role::King, king, empty)) {
         if board.attacks_to(to, !us, occupied).is_empty() {
             moves.push(Move::Normal {
                 role: Role::King,
@@ -147,21 +232,69 @@ pub(crate) fn tactical_moves(pos: &Chess, moves: &mut MoveList) {
             });
         }
     }
-}
 
-/// `moves.retain(keep)` as a plain compaction (arrayvec's retain moves element by element
-/// with guards for panics, several times the cost on a list of a few dozen moves).
-#[inline]
-pub(crate) fn retain_moves(moves: &mut MoveList, mut keep: impl FnMut(Move) -> bool) {
-    let mut kept = 0;
-    for index in 0..moves.len() {
-        let m = moves[index];
-        if keep(m) {
-            moves[kept] = m;
-            kept += 1;
+    if any_quiets {
+        for side in [CastlingSide::KingSide, CastlingSide::QueenSide] {
+            let Some(rook) = pos.castles().rook(us, side) else {
+                continue;
+            };
+            if let Quiets::Checks {
+                info,
+                king: enemy_king,
+                ..
+            } = quiets
+            {
+                // Castling checks with the rook from its new square, or by uncovering a line
+                // that the king or the rook alone blocked.
+                let rook_line = attacks::rook_attacks(side.rook_to(us), Bitboard::EMPTY);
+                let discoverers = info.discoverers();
+                let may_check = rook_line.contains(enemy_king)
+                    || discoverers.contains(king)
+                    || discoverers.contains(rook);
+                if !may_check || !castling_is_legal(pos, king, rook, side) {
+                    continue;
+                }
+                let m = Move::Castle { king, rook };
+                if info.gives_check(pos, m) {
+                    moves.push(m);
+                }
+            } else if castling_is_legal(pos, king, rook, side) {
+                moves.push(Move::Castle { king, rook });
+            }
         }
     }
-    moves.truncate(kept);
+}
+
+/// Whether `us` (not in check, with the right to castle on `side` with the rook on `rook`)
+/// may castle now: nothing stands between king and rook and their destinations, and the
+/// king crosses no attacked square and does not land in check.
+fn castling_is_legal(pos: &Chess, king: Square, rook: Square, side: CastlingSide) -> bool {
+    let board = pos.board();
+    let us = pos.turn();
+    if (pos.castles().path(us, side) & board.occupied()).any() {
+        return false;
+    }
+    let king_to = side.king_to(us);
+    // The destination with the rook already moved (it may shield the king there), the
+    // squares crossed with the king lifted.
+    let after = board.occupied() ^ king ^ rook ^ side.rook_to(us);
+    if board.attacks_to(king_to, !us, after).any() {
+        return false;
+    }
+    let lifted = board.occupied() ^ king;
+    attacks::between(king, king_to)
+        .into_iter()
+        .all(|square| board.attacks_to(square, !us, lifted).is_empty())
+}
+
+fn push_quiet(moves: &mut MoveList, role: Role, from: Square, to: Square) {
+    moves.push(Move::Normal {
+        role,
+        from,
+        capture: None,
+        to,
+        promotion: None,
+    });
 }
 
 /// Whether `pos`, which must not be in check, has a legal move: a cheap look at the king and
@@ -221,6 +354,25 @@ mod tests {
             "{}",
             Fen::from_position(pos, shakmaty::EnPassantMode::Always)
         );
+        let mut moves = MoveList::new();
+        legal_moves_not_in_check(pos, &mut moves);
+        assert_eq!(
+            moves,
+            pos.legal_moves(),
+            "all: {}",
+            Fen::from_position(pos, shakmaty::EnPassantMode::Always)
+        );
+        let info = CheckInfo::new(pos);
+        let mut expected = pos.legal_moves();
+        expected.retain(|m| m.is_capture() || m.is_promotion() || info.gives_check(pos, *m));
+        let mut moves = MoveList::new();
+        tactical_moves_and_checks(pos, &info, &mut moves);
+        assert_eq!(
+            moves,
+            expected,
+            "checks: {}",
+            Fen::from_position(pos, shakmaty::EnPassantMode::Always)
+        );
         assert_eq!(
             has_legal_move(pos),
             any,
@@ -251,17 +403,6 @@ mod tests {
     }
 
     #[test]
-    fn retain_keeps_the_order() {
-        let p = pos("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1");
-        let mut expected = p.legal_moves();
-        expected.retain(|m| m.is_capture() || m.role() == Role::Knight);
-        let mut moves = p.legal_moves();
-        retain_moves(&mut moves, |m| m.is_capture() || m.role() == Role::Knight);
-        assert_eq!(moves, expected);
-        assert!(!moves.is_empty() && moves.len() < p.legal_moves().len());
-    }
-
-    #[test]
     fn same_moves_and_order_as_legal_generation() {
         let mut positions = 0;
         for fen in crate::bench::POSITIONS.iter().chain(&[
@@ -276,6 +417,21 @@ mod tests {
             "k7/P7/K7/8/8/8/8/8 b - - 0 1",
             "8/8/8/8/8/1q6/2k5/K7 w - - 0 1",
             "4k3/8/8/8/8/8/3r4/3QK3 w - - 0 1",
+            // Quiet checks: castling either way, the king and a pawn (single and double
+            // push) uncovering a slider, direct pawn pushes.
+            "5k2/8/8/8/8/8/8/4K2R w K - 0 1",
+            "3k4/8/8/8/8/8/8/R3K3 w Q - 0 1",
+            "7k/8/8/8/8/8/1K6/B7 w - - 0 1",
+            "8/8/8/8/8/8/R2P3k/4K3 w - - 0 1",
+            "8/8/8/5k2/8/8/4P3/4K3 w - - 0 1",
+            "r3k2r/8/8/8/8/8/8/3K1R2 b kq - 0 1",
+            // Castling: across an attacked square (and the rook attacked, allowed), into
+            // check, blocked by pieces, b1 attacked (allowed), both sides for Black.
+            "1r2k2r/8/8/8/8/5b2/8/R3K2R w KQk - 0 1",
+            "4k3/8/8/8/8/8/6r1/R3K2R w KQ - 0 1",
+            "rn2k1nr/8/8/8/8/8/8/R3KB1R w KQkq - 0 1",
+            "4k3/8/8/8/8/8/1r6/R3K2R w KQ - 0 1",
+            "r3k2r/8/8/8/8/8/8/R3K2R b KQkq - 0 1",
         ]) {
             positions += walk(&pos(fen), 2);
         }

@@ -272,8 +272,24 @@ impl CheckInfo {
         }
     }
 
+    /// The enemy king.
+    pub(crate) fn king(&self) -> Option<Square> {
+        self.king
+    }
+
+    /// The squares from which a `role` attacks the enemy king (none for the king).
+    pub(crate) fn check_squares(&self, role: Role) -> Bitboard {
+        self.check_squares[role as usize - 1]
+    }
+
+    /// Our pieces whose leaving the line to the enemy king uncovers a check.
+    pub(crate) fn discoverers(&self) -> Bitboard {
+        self.discoverers
+    }
+
     /// Whether playing the legal move `m` gives check. Promotions, castling and en passant
     /// (rare, and where the vacated squares matter) are played out instead.
+    #[inline]
     pub(crate) fn gives_check(&self, pos: &Chess, m: Move) -> bool {
         let Some(king) = self.king else {
             return false;
@@ -289,13 +305,18 @@ impl CheckInfo {
                 self.check_squares[role as usize - 1].contains(to)
                     || (self.discoverers.contains(from) && !attacks::aligned(from, to, king))
             }
-            _ => {
-                let mut child = pos.clone();
-                child.play_unchecked(m);
-                child.is_check()
-            }
+            _ => played_gives_check(pos, m),
         }
     }
+}
+
+/// Whether `m` gives check, by playing it (kept out of line: rare, and the copy is large).
+#[cold]
+#[inline(never)]
+fn played_gives_check(pos: &Chess, m: Move) -> bool {
+    let mut child = pos.clone();
+    child.play_unchecked(m);
+    child.is_check()
 }
 
 #[cfg(test)]

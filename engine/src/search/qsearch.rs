@@ -4,12 +4,12 @@
 use shakmaty::{Bitboard, Chess, Color, MoveList, Position, Rank, Role};
 
 use super::draw::is_fifty_move_draw;
-use super::movegen::{has_legal_move, retain_moves, tactical_moves};
+use super::movegen::{has_legal_move, tactical_moves, tactical_moves_and_checks};
 use super::ordering::{CheckInfo, is_bad_capture_score, pick, provisional_capture_score};
 use super::position_key;
 use super::score::{DRAW, INFINITY, MAX_PLY, mated_in};
 use super::see::value;
-use super::worker::{MAX_MOVES, Worker, child_key};
+use super::worker::{Worker, child_key};
 
 /// Ordering score of a quiet checking move: after the good captures, before the bad ones.
 const QUIET_CHECK: i32 = 0;
@@ -57,33 +57,30 @@ impl Worker<'_> {
         }
 
         let with_checks = !in_check && qply < self.knobs.qsearch_check_plies;
-        // Only captures and promotions are searched below unless in check or looking for
-        // checks: generate just those, and ask for any legal move only when there is none.
-        let captures_only = !in_check && !with_checks;
-        let mut moves = if captures_only {
-            let mut moves = MoveList::new();
-            tactical_moves(pos, &mut moves);
-            moves
+        // Below the horizon only captures, promotions and (while looking for checks) quiet
+        // checks are searched unless in check: generate just those, and ask for any legal
+        // move only when there is none.
+        let generated_all = in_check;
+        // Built on first use: for the quiet checks, or for a capture close to delta pruning.
+        let mut check_info = None;
+        // Filled in place: a move list is 2 KiB, and moving one is a copy.
+        let mut moves = MoveList::new();
+        if in_check {
+            moves = pos.legal_moves();
+        } else if with_checks {
+            let info = check_info.insert(CheckInfo::new(pos));
+            tactical_moves_and_checks(pos, info, &mut moves);
         } else {
-            pos.legal_moves()
-        };
-        if moves.is_empty() && (!captures_only || !has_legal_move(pos)) {
+            tactical_moves(pos, &mut moves);
+        }
+        if moves.is_empty() && (generated_all || !has_legal_move(pos)) {
             // Without moves: mate when in check, else stalemate.
             return if in_check { mated_in(ply) } else { DRAW };
         }
         if is_fifty_move_draw(pos.halfmoves()) {
             return DRAW;
         }
-        // Built on first use: for the quiet checks, or for a capture close to delta pruning.
-        let mut check_info = None;
-        if with_checks {
-            let info = check_info.insert(CheckInfo::new(pos));
-            retain_moves(&mut moves, |m| {
-                m.is_capture() || m.is_promotion() || info.gives_check(pos, m)
-            });
-        }
-        let mut scores = [0i32; MAX_MOVES];
-        for (m, score) in moves.iter().zip(scores.iter_mut()) {
+        for (m, score) in moves.iter().zip(self.scores[ply].iter_mut()) {
             *score = if m.is_capture() || m.is_promotion() {
                 provisional_capture_score(*m)
             } else {
@@ -92,7 +89,7 @@ impl Worker<'_> {
         }
 
         for index in 0..moves.len() {
-            let (m, move_score) = pick(pos, &mut moves, &mut scores, index);
+            let (m, move_score) = pick(pos, &mut moves, &mut self.scores[ply], index);
             if !in_check {
                 let tactical = m.is_capture() || m.is_promotion();
                 // Captures (and checks) that lose material by SEE.
@@ -119,6 +116,9 @@ impl Worker<'_> {
                 }
             }
             let incremental = child_key(pos, key, m);
+            if let Some(k) = incremental {
+                self.eval_cache.prefetch(k);
+            }
             let mut child = pos.clone();
             child.play_unchecked(m);
             let child_key = incremental.unwrap_or_else(|| position_key(&child));

@@ -7,12 +7,13 @@
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use shakmaty::zobrist::Zobrist64;
+use shakmaty::zobrist::{Zobrist64, ZobristValue};
 use shakmaty::{CastlingMode, Chess, EnPassantMode, FromSetup, Move, MoveList, Position, Role};
 
 use super::draw::{KeyStack, is_fifty_move_draw};
 use super::eval_cache::EvalCache;
 use super::knobs::{Knobs, LmrTable};
+use super::movegen::legal_moves_not_in_check;
 use super::ordering::{CheckInfo, Heuristics, is_bad_capture_score, pick};
 use super::position_key;
 use super::score::{DRAW, INFINITY, MATE, MATE_BOUND, MAX_PLY, mated_in};
@@ -38,6 +39,9 @@ pub(crate) struct Worker<'a> {
     pub piece_squares: &'a mut [PieceSquares],
     /// Triangular PV table: `pv[ply]` is the best line found from `ply`.
     pub pv: &'a mut [MoveList],
+    /// `scores[ply]`: the ordering scores of the moves of the node at `ply` (one buffer per
+    /// ply, so that no node clears a fresh array of `MAX_MOVES` scores).
+    pub scores: &'a mut [[i32; MAX_MOVES]],
     pub stop: &'a AtomicBool,
     /// The root moves to search (`go searchmoves`); empty means all.
     pub root_moves: &'a [Move],
@@ -221,7 +225,13 @@ impl Worker<'_> {
             }
         }
 
-        let mut moves = pos.legal_moves();
+        // Filled in place: a move list is 2 KiB, and moving one is a copy.
+        let mut moves = MoveList::new();
+        if in_check {
+            moves = pos.legal_moves();
+        } else {
+            legal_moves_not_in_check(pos, &mut moves);
+        }
         if root && !self.root_moves.is_empty() {
             moves.retain(|m| self.root_moves.contains(m));
         }
@@ -231,9 +241,8 @@ impl Worker<'_> {
         if !root && is_fifty_move_draw(pos.halfmoves()) {
             return DRAW;
         }
-        let mut scores = [0i32; MAX_MOVES];
         self.heuristics
-            .score_moves(pos, &moves, &mut scores, tt_move, ply);
+            .score_moves(pos, &moves, &mut self.scores[ply], tt_move, ply);
         self.heuristics.clear_killers(ply + 1);
 
         let mut best_score = -INFINITY;
@@ -261,7 +270,7 @@ impl Worker<'_> {
         };
         let mut check_info = None;
         for index in 0..moves.len() {
-            let (m, move_score) = pick(pos, &mut moves, &mut scores, index);
+            let (m, move_score) = pick(pos, &mut moves, &mut self.scores[ply], index);
             let quiet = !m.is_capture() && !m.is_promotion();
             if quiet
                 && index >= late_moves
@@ -284,15 +293,24 @@ impl Worker<'_> {
                     continue;
                 }
             }
+            // Decided before the move is made (gives_check answers as the child's is_check
+            // would), so that a pruned move costs no copy of the position.
+            if futile
+                && quiet
+                && best_score > -MATE_BOUND
+                && !check_info
+                    .get_or_insert_with(|| CheckInfo::new(pos))
+                    .gives_check(pos, m)
+            {
+                continue;
+            }
             let incremental = child_key(pos, key, m);
             if let Some(k) = incremental {
                 self.tt.prefetch(k);
+                self.eval_cache.prefetch(k);
             }
             let mut child = pos.clone();
             child.play_unchecked(m);
-            if futile && quiet && best_score > -MATE_BOUND && !child.is_check() {
-                continue;
-            }
             let child_key = incremental.unwrap_or_else(|| position_key(&child));
             self.set_child(ply, pos, m, child_key);
             let new_depth = depth - 1;
@@ -393,11 +411,39 @@ impl Worker<'_> {
     }
 }
 
-/// The key after `m`, updated incrementally when shakmaty can (else `None`: recompute).
+/// The key after `m`, updated incrementally when shakmaty can or the move is a plain king
+/// move (else `None`: recompute).
 #[inline]
 pub(crate) fn child_key(pos: &Chess, key: u64, m: Move) -> Option<u64> {
-    pos.update_zobrist_hash::<Zobrist64>(Zobrist64(key), m, EnPassantMode::Legal)
-        .map(|z| z.0)
+    if let Some(z) = pos.update_zobrist_hash::<Zobrist64>(Zobrist64(key), m, EnPassantMode::Legal) {
+        return Some(z.0);
+    }
+    // shakmaty leaves out every king move. One that changes no castling right (the mover has
+    // none left and captures no rook holding one) and follows no double push changes only
+    // the turn and the squares, as any other move.
+    match m {
+        Move::Normal {
+            role: Role::King,
+            from,
+            capture,
+            to,
+            promotion: None,
+        } if pos.maybe_ep_square().is_none()
+            && !pos.castles().has_color(pos.turn())
+            && !pos.castles().castling_rights().contains(to) =>
+        {
+            let us = pos.turn();
+            let mut z = Zobrist64(key);
+            z ^= Zobrist64::zobrist_for_white_turn();
+            z ^= Zobrist64::zobrist_for_piece(from, Role::King.of(us));
+            z ^= Zobrist64::zobrist_for_piece(to, Role::King.of(us));
+            if let Some(captured) = capture {
+                z ^= Zobrist64::zobrist_for_piece(to, captured.of(!us));
+            }
+            Some(z.0)
+        }
+        _ => None,
+    }
 }
 
 /// Whether the side to move has a piece besides pawns and king (null move is unsafe in
