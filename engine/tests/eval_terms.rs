@@ -323,36 +323,3 @@ fn king_activity_coefficients() {
     // c3 to g6: files 4, ranks 3 -> 4; g7 to c2: files 4, ranks 5 -> 5.
     assert_eq!(coef(&pos, feature::KING_ENEMY_PAWN_DISTANCE), 4 - 5);
 }
-
-#[test]
-fn outpost_and_seventh_rank_coefficients() {
-    // (The h- and a-file pawns keep these out of the K+piece vs K rules.)
-    // White knight d5 backed by the e4 pawn, no black pawn on the c or e files ahead of it:
-    // an outpost. A black pawn on c7 could drive it away.
-    let pos = from_fen("4k3/8/7p/3N4/4P3/8/8/4K3 w - - 0 1");
-    assert_eq!(coef(&pos, feature::KNIGHT_OUTPOST), 1);
-    let pos = from_fen("4k3/2p5/7p/3N4/4P3/8/8/4K3 w - - 0 1");
-    assert_eq!(coef(&pos, feature::KNIGHT_OUTPOST), 0);
-    // Without the supporting pawn, or on the third rank: no outpost.
-    let pos = from_fen("4k3/8/7p/3N4/8/8/7P/4K3 w - - 0 1");
-    assert_eq!(coef(&pos, feature::KNIGHT_OUTPOST), 0);
-    let pos = from_fen("4k3/8/7p/8/8/3N4/4P3/4K3 w - - 0 1");
-    assert_eq!(coef(&pos, feature::KNIGHT_OUTPOST), 0);
-    // A black bishop on e4 backed by the d5 pawn, no white pawn on the d or f files below;
-    // then an f2 pawn that can reach f3.
-    let pos = from_fen("4k3/8/8/3p4/4b3/8/P7/4K3 w - - 0 1");
-    assert_eq!(coef(&pos, feature::BISHOP_OUTPOST), -1);
-    let pos = from_fen("4k3/8/8/3p4/4b3/8/P4P2/4K3 w - - 0 1");
-    assert_eq!(coef(&pos, feature::BISHOP_OUTPOST), 0);
-    // White rook on the seventh with the black king on the eighth; then with the king on the
-    // sixth but a black pawn on the seventh; then neither.
-    let pos = from_fen("4k3/R7/8/7p/8/8/8/4K3 w - - 0 1");
-    assert_eq!(coef(&pos, feature::ROOK_ON_SEVENTH), 1);
-    let pos = from_fen("8/R6p/4k3/8/8/8/8/4K3 w - - 0 1");
-    assert_eq!(coef(&pos, feature::ROOK_ON_SEVENTH), 1);
-    let pos = from_fen("8/R7/4k3/7p/8/8/8/4K3 w - - 0 1");
-    assert_eq!(coef(&pos, feature::ROOK_ON_SEVENTH), 0);
-    // A black queen on White's second rank with the white king on the first.
-    let pos = from_fen("4k3/8/8/8/7P/8/q7/4K3 w - - 0 1");
-    assert_eq!(coef(&pos, feature::QUEEN_ON_SEVENTH), -1);
-}

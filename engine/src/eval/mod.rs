@@ -14,8 +14,7 @@
 //! isolated), `pieces` (mobility, bishop pair, rook files, attacks on the king zone), `king`
 //! (shelter, open files), `threats` (pieces attacked by pawns or minors, hanging pieces),
 //! `passers` (kings and passed pawns, free, unstoppable, supported passers, rooks behind
-//! them), `king_activity` (endgame king centralisation and nearness to the pawns),
-//! `outposts` (knight and bishop outposts, rooks and queens on the seventh), `mating`
+//! them), `king_activity` (endgame king centralisation and nearness to the pawns), `mating`
 //! (K+piece vs K, dead draws). The side to move gets the tempo feature (+1 if White is to
 //! move, −1 if Black).
 //!
@@ -27,7 +26,6 @@ mod king;
 mod king_activity;
 mod material;
 mod mating;
-mod outposts;
 mod passers;
 mod pawn_cache;
 mod pawns;
@@ -100,7 +98,6 @@ pub fn extract<S: Sink>(pos: &Chess, sink: &mut S) {
     for color in Color::ALL {
         let (ours, theirs) = (&attacks[color as usize], &attacks[!color as usize]);
         threats::threats(board, color, ours, theirs, sink);
-        outposts::outposts(board, color, ours, sink);
         passers::passers(board, color, pos.turn(), theirs, sink);
         passers::supported_passers(board, color, sink);
     }
