@@ -304,22 +304,3 @@ fn passer_coefficients() {
     let pos = from_fen("7k/8/4P3/3P4/8/8/4N3/3KR3 w - - 0 1");
     assert_eq!(coef(&pos, feature::ROOK_BEHIND_PASSER), 0);
 }
-
-#[test]
-fn king_activity_coefficients() {
-    // Kings e4 (centrality 6) and a8 (0). White's king: 2 to its f2 pawn, 3 to the black h7
-    // pawn. Black's king: 7 to its h7 pawn, 6 to f2.
-    let pos = from_fen("k7/7p/8/8/4K3/8/5P2/8 w - - 0 1");
-    assert_eq!(coef(&pos, feature::KING_CENTER), 6);
-    assert_eq!(coef(&pos, feature::KING_OWN_PAWN_DISTANCE), 2 - 7);
-    assert_eq!(coef(&pos, feature::KING_ENEMY_PAWN_DISTANCE), 3 - 6);
-    // Bare kings: a dead draw, no features.
-    let pos = from_fen("8/6k1/8/8/8/2K5/8/8 w - - 0 1");
-    assert_eq!(coef(&pos, feature::KING_CENTER), 0);
-    // Kings c3 (6 - 1 - 1 = 4) and g7 (6 - 2 - 2 = 2), each next to its own pawn.
-    let pos = from_fen("8/6k1/6p1/8/8/2K5/2P5/8 w - - 0 1");
-    assert_eq!(coef(&pos, feature::KING_CENTER), 4 - 2);
-    assert_eq!(coef(&pos, feature::KING_OWN_PAWN_DISTANCE), 1 - 1);
-    // c3 to g6: files 4, ranks 3 -> 4; g7 to c2: files 4, ranks 5 -> 5.
-    assert_eq!(coef(&pos, feature::KING_ENEMY_PAWN_DISTANCE), 4 - 5);
-}

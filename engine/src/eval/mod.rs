@@ -14,16 +14,14 @@
 //! isolated), `pieces` (mobility, bishop pair, rook files, attacks on the king zone), `king`
 //! (shelter, open files), `threats` (pieces attacked by pawns or minors, hanging pieces),
 //! `passers` (kings and passed pawns, free, unstoppable, supported passers, rooks behind
-//! them), `king_activity` (endgame king centralisation and nearness to the pawns), `mating`
-//! (K+piece vs K, dead draws). The side to move gets the tempo feature (+1 if White is to
-//! move, −1 if Black).
+//! them), `mating` (K+piece vs K, dead draws). The side to move gets the
+//! tempo feature (+1 if White is to move, −1 if Black).
 //!
 //! Pawnless positions where neither side can force mate (KK, KNK, KBK, KNNK, KBKB, ...) report
 //! no features and evaluate to 0.
 
 mod incremental;
 mod king;
-mod king_activity;
 mod material;
 mod mating;
 mod passers;
@@ -93,7 +91,6 @@ pub fn extract<S: Sink>(pos: &Chess, sink: &mut S) {
         let pieces = pieces::piece_activity(board, color, sink);
         attacks[color as usize] = threats::Attacks::new(board, color, pieces);
         king::king_pawns(board, color, sink);
-        king_activity::king_activity(board, color, sink);
     }
     for color in Color::ALL {
         let (ours, theirs) = (&attacks[color as usize], &attacks[!color as usize]);

@@ -189,7 +189,6 @@ pub fn tapered(f: FeatureId) -> (i32, i32) {
         UNSTOPPABLE_PASSER,
     };
     use feature::{HANGING, THREAT_BY_MINOR, THREAT_BY_PAWN};
-    use feature::{KING_CENTER, KING_ENEMY_PAWN_DISTANCE, KING_OWN_PAWN_DISTANCE};
     match f {
         _ if f < PST => (MATERIAL_MG[f - MATERIAL], MATERIAL_EG[f - MATERIAL]),
         _ if f < MOBILITY_KNIGHT => {
@@ -226,11 +225,6 @@ pub fn tapered(f: FeatureId) -> (i32, i32) {
         UNSTOPPABLE_PASSER => (0, 150),
         SUPPORTED_PASSER => (5, 12),
         ROOK_BEHIND_PASSER => (5, 15),
-        // King activity, endgame only: per step of centrality (0..=6, on top of the king's
-        // endgame table), and per step of distance to each pawn.
-        KING_CENTER => (0, 4),
-        KING_OWN_PAWN_DISTANCE => (0, -2),
-        KING_ENEMY_PAWN_DISTANCE => (0, -3),
         _ => (0, 0),
     }
 }

@@ -69,15 +69,8 @@ pub const UNSTOPPABLE_PASSER: FeatureId = FREE_PASSER + 1;
 pub const SUPPORTED_PASSER: FeatureId = UNSTOPPABLE_PASSER + 1;
 /// Own rooks behind an own passed pawn on its file, nothing in between, counted.
 pub const ROOK_BEHIND_PASSER: FeatureId = SUPPORTED_PASSER + 1;
-/// The king's closeness to the centre: 6 on d4..e5 down to 0 in a corner (6 minus files plus
-/// ranks to the nearest centre square).
-pub const KING_CENTER: FeatureId = ROOK_BEHIND_PASSER + 1;
-/// The king's distances (Chebyshev) to each own pawn, summed.
-pub const KING_OWN_PAWN_DISTANCE: FeatureId = KING_CENTER + 1;
-/// The king's distances to each enemy pawn, summed.
-pub const KING_ENEMY_PAWN_DISTANCE: FeatureId = KING_OWN_PAWN_DISTANCE + 1;
 /// Number of tapered features (two parameters each).
-pub const TAPERED_FEATURES: usize = KING_ENEMY_PAWN_DISTANCE + 1;
+pub const TAPERED_FEATURES: usize = ROOK_BEHIND_PASSER + 1;
 
 /// K+piece vs K without pawns: weight per step the winning king is closer than 7 to the losing
 /// king (Chebyshev distance), so the winner brings its king over.
@@ -133,9 +126,6 @@ pub fn name(f: FeatureId) -> String {
         UNSTOPPABLE_PASSER => "unstoppable_passer".into(),
         SUPPORTED_PASSER => "supported_passer".into(),
         ROOK_BEHIND_PASSER => "rook_behind_passer".into(),
-        KING_CENTER => "king_center".into(),
-        KING_OWN_PAWN_DISTANCE => "king_own_pawn_distance".into(),
-        KING_ENEMY_PAWN_DISTANCE => "king_enemy_pawn_distance".into(),
         KING_DISTANCE => "king_distance_factor".into(),
         _ if f < BN_MATE_CORNER => block(MATE_EDGE, "mate_edge"),
         BN_MATE_CORNER => "bn_mate_corner".into(),
