@@ -20,3 +20,12 @@ pub fn skip(reason: impl std::fmt::Display) {
         let _ = writeln!(file, "{line}");
     }
 }
+
+/// The position of a FEN written in a test (standard castling); panics on a bad one, which
+/// is a bug in the test.
+pub fn position(fen: &str) -> shakmaty::Chess {
+    fen.parse::<shakmaty::fen::Fen>()
+        .ok()
+        .and_then(|f| f.into_position(shakmaty::CastlingMode::Standard).ok())
+        .unwrap_or_else(|| panic!("not a legal position: {fen}"))
+}

@@ -336,7 +336,6 @@ pub(crate) fn has_legal_move(pos: &Chess) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use shakmaty::CastlingMode;
     use shakmaty::fen::Fen;
 
     fn check(pos: &Chess) {
@@ -396,10 +395,7 @@ mod tests {
     }
 
     fn pos(fen: &str) -> Chess {
-        fen.parse::<Fen>()
-            .unwrap()
-            .into_position(CastlingMode::Standard)
-            .unwrap()
+        crate::testing::position(fen)
     }
 
     #[test]

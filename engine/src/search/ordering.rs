@@ -322,7 +322,6 @@ fn played_gives_check(pos: &Chess, m: Move) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use shakmaty::{CastlingMode, fen::Fen};
 
     #[test]
     fn capture_class_agrees_with_the_full_exchange() {
@@ -433,10 +432,7 @@ mod tests {
     }
 
     fn pos(fen: &str) -> Chess {
-        fen.parse::<Fen>()
-            .unwrap()
-            .into_position(CastlingMode::Standard)
-            .unwrap()
+        crate::testing::position(fen)
     }
 
     #[test]
