@@ -12,8 +12,8 @@ use harness::stats::{EloModel, Pentanomial, SprtConfig};
 use harness::store::bench::{self, BenchConfig, fake_pair};
 use harness::store::migrate::MIGRATIONS;
 use harness::store::{
-    NewTest, PairOutcome, PairResult, RetryPolicy, SCHEMA_VERSION, Store, StoreError, StoreUrl,
-    TestStatus, migrate,
+    NewTest, PairGames, PairOutcome, PairResult, RetryPolicy, SCHEMA_VERSION, Store, StoreError,
+    StoreUrl, TestStatus, migrate,
 };
 use serde_json::json;
 use store_common::{PASSWORD, PgServer};
@@ -153,6 +153,23 @@ fn migrate_then_refuse_other_schema_versions() {
             .unwrap()
             .is_none()
     );
+    // The pair committed under version 1 (games as jsonb) reads back beside the new ones
+    // (deflated since version 5).
+    store
+        .commit(1, "new", &[fake_pair(2)])
+        .expect("commit after the upgrade");
+    let exported = store.export_pairs(1).unwrap();
+    let games: Vec<(u64, serde_json::Value)> = exported
+        .into_iter()
+        .map(|p| (p.pair_index, p.games))
+        .collect();
+    assert_eq!(
+        games,
+        vec![
+            (0, json!([])),
+            (2, fake_pair(2).games.decompress().unwrap())
+        ]
+    );
 }
 
 #[test]
@@ -275,7 +292,7 @@ fn concurrent_workers_never_share_a_pair_or_count_one_twice() {
     assert_eq!(exported.len() as u64, pairs);
     let mut expected = Pentanomial::default();
     for p in &exported {
-        assert_eq!(p.games, fake_pair(p.pair_index).games);
+        assert_eq!(p.games, fake_pair(p.pair_index).games.decompress().unwrap());
         expected.add_pair(p.outcome.ptnml());
     }
     assert_eq!(report.test.pentanomial, expected);
@@ -365,7 +382,7 @@ fn sprt_decides_centrally_and_stops_claims() {
         PairResult {
             pair_index: p,
             outcome: PairOutcome::from_points_x2(points).unwrap(),
-            games: json!({"pair": p}),
+            games: PairGames::compress(&json!({"pair": p})).unwrap(),
         }
     };
     let statuses = Mutex::new(Vec::new());

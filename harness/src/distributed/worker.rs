@@ -16,7 +16,9 @@ use super::verify::{BenchMemo, PreparedTest, prepare_test};
 use crate::output::{PgnHeader, format_game};
 use crate::runner::{Control, Event, first_engine_points_x2, play_pairs};
 use crate::scoreboard::Scoreboard;
-use crate::store::{Lease, PairOutcome, PairResult, RetryPolicy, Store, StoreUrl, TestStatus};
+use crate::store::{
+    Lease, PairGames, PairOutcome, PairResult, RetryPolicy, Store, StoreUrl, TestStatus,
+};
 
 /// How a worker runs.
 #[derive(Clone, Debug)]
@@ -331,7 +333,7 @@ fn play_batch(
                 results.push(PairResult {
                     pair_index: *pair,
                     outcome,
-                    games: serde_json::to_value([a, b])?,
+                    games: PairGames::compress(&[a, b])?,
                 });
             }
             _ => {}

@@ -8,7 +8,7 @@ use crate::stats::{EloModel, Pentanomial, SprtConfig, Trinomial, summarize};
 use super::connection::{Store, q};
 use super::error::StoreError;
 use super::types::{
-    MAX_BOOK_BYTES, MAX_PAIRS, NewTest, PairOutcome, StoredPair, TestRecord, TestReport,
+    MAX_BOOK_BYTES, MAX_PAIRS, NewTest, PairGames, PairOutcome, StoredPair, TestRecord, TestReport,
     TestStatus, WorkerThroughput, sha256_hex,
 };
 
@@ -323,20 +323,31 @@ impl Store {
         id: i64,
         key: &str,
     ) -> Result<Vec<(u64, Value)>, StoreError> {
-        self.run("read a test's games", |c, url| {
+        let pairs = self.run("read a test's games", |c, url| {
             read_test(c, url, id)?;
             c.query(
-                "SELECT pair_index, coalesce((SELECT jsonb_agg(g -> $2 ORDER BY n)
-                                              FROM jsonb_array_elements(games)
-                                                   WITH ORDINALITY AS e(g, n)), '[]'::jsonb)
+                "SELECT pair_index, games, games_deflate
                  FROM pair_results WHERE test_id = $1 ORDER BY pair_index",
-                &[&id, &key],
+                &[&id],
             )
             .map_err(q(url, "read a test's games"))?
             .iter()
-            .map(|r| Ok((r.get::<_, i64>(0) as u64, r.get(1))))
-            .collect()
-        })
+            .map(|r| Ok((r.get::<_, i64>(0) as u64, stored_games(r, 1)?)))
+            .collect::<Result<Vec<_>, StoreError>>()
+        })?;
+        Ok(pairs
+            .into_iter()
+            .map(|(pair, games)| {
+                let members = match games {
+                    Value::Array(games) => games
+                        .into_iter()
+                        .map(|mut g| g.get_mut(key).map(Value::take).unwrap_or(Value::Null))
+                        .collect(),
+                    _ => Vec::new(),
+                };
+                (pair, Value::Array(members))
+            })
+            .collect())
     }
 
     /// Every committed pair of a test, by pair index, with its game rows as stored.
@@ -344,7 +355,8 @@ impl Store {
         self.run("export a test", |c, url| {
             read_test(c, url, id)?;
             c.query(
-                "SELECT pair_index, wins, draws, losses, games, worker, committed_at
+                "SELECT pair_index, wins, draws, losses, games, games_deflate, worker,
+                        committed_at
                  FROM pair_results WHERE test_id = $1 ORDER BY pair_index",
                 &[&id],
             )
@@ -358,12 +370,21 @@ impl Store {
                         draws: r.get::<_, i16>(2) as u8,
                         losses: r.get::<_, i16>(3) as u8,
                     },
-                    games: r.get(4),
-                    worker: r.get(5),
-                    committed_at: r.get(6),
+                    games: stored_games(r, 4)?,
+                    worker: r.get(6),
+                    committed_at: r.get(7),
                 })
             })
             .collect()
         })
+    }
+}
+
+/// A pair's games from columns `at` (jsonb, written by schema 4) and `at + 1` (deflated, since
+/// schema 5): exactly one of them is set.
+fn stored_games(row: &Row, at: usize) -> Result<Value, StoreError> {
+    match row.get::<_, Option<Vec<u8>>>(at + 1) {
+        Some(bytes) => PairGames::from_stored(bytes).decompress(),
+        None => Ok(row.get::<_, Option<Value>>(at).unwrap_or(Value::Null)),
     }
 }

@@ -27,6 +27,11 @@ pub const MIGRATIONS: &[(i32, &str, &str)] = &[
         "0004_scale_without_foreign_keys.sql",
         include_str!("migrations/0004_scale_without_foreign_keys.sql"),
     ),
+    (
+        5,
+        "0005_games_deflated_in_the_row.sql",
+        include_str!("migrations/0005_games_deflated_in_the_row.sql"),
+    ),
 ];
 
 /// The schema version this harness reads and writes.

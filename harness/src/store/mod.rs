@@ -35,7 +35,7 @@ pub use connection::{RetryPolicy, Store};
 pub use error::StoreError;
 pub use migrate::{MigrateReport, SCHEMA_VERSION, migrate};
 pub use types::{
-    CommitOutcome, Lease, MAX_BOOK_BYTES, MAX_PAIRS, NewTest, PairOutcome, PairResult, StoredPair,
-    TestRecord, TestReport, TestStatus, WorkerThroughput, sha256_hex,
+    CommitOutcome, Lease, MAX_BOOK_BYTES, MAX_PAIRS, NewTest, PairGames, PairOutcome, PairResult,
+    StoredPair, TestRecord, TestReport, TestStatus, WorkerThroughput, sha256_hex,
 };
 pub use url::{STORE_ENV, StoreUrl};

@@ -4,7 +4,6 @@
 use std::time::{Duration, SystemTime};
 
 use postgres::Transaction;
-use serde_json::Value;
 
 use crate::stats::SprtState;
 
@@ -206,7 +205,7 @@ impl Store {
         let wins: Vec<i16> = sorted.iter().map(|r| i16::from(r.outcome.wins)).collect();
         let draws: Vec<i16> = sorted.iter().map(|r| i16::from(r.outcome.draws)).collect();
         let losses: Vec<i16> = sorted.iter().map(|r| i16::from(r.outcome.losses)).collect();
-        let games: Vec<&Value> = sorted.iter().map(|r| &r.games).collect();
+        let games: Vec<&[u8]> = sorted.iter().map(|r| r.games.as_bytes()).collect();
         let committed =
             self.run_prepared("commit pairs", &[COMMIT_SQL], |c, statements, url| {
                 let row = c
@@ -264,7 +263,7 @@ const CLAIM_SQL: &str = "SELECT leased_pair, leased_until FROM harness_claim($1,
 /// The active tests, oldest first.
 const ACTIVE_TESTS_SQL: &str = "SELECT id FROM tests WHERE status = 'active' ORDER BY id";
 
-/// Stores pairs: see `harness_commit` in migrations/0002_claim_cursor_functions.sql.
+/// Stores pairs: see `harness_commit` in migrations/0005_games_deflated_in_the_row.sql.
 const COMMIT_SQL: &str = "SELECT stored, test_status \
     FROM harness_commit($1, $2, $3, $4, $5, $6, $7, $8)";
 
