@@ -1,5 +1,6 @@
 //! The records the store takes and gives back.
 
+use std::sync::Arc;
 use std::time::SystemTime;
 
 use flate2::Compression;
@@ -187,8 +188,9 @@ pub struct PairResult {
 /// A pair's games as the store keeps them: their JSON, deflated. A real pair (two games at
 /// 1,000 nodes with their PGN, moves and rows) is about 10 KB of JSON and 3 KB deflated. The
 /// worker compresses, so the server neither spends its CPU on it nor writes the 10 KB.
+/// Clones share the bytes.
 #[derive(Clone, PartialEq, Eq)]
-pub struct PairGames(Vec<u8>);
+pub struct PairGames(Arc<[u8]>);
 
 impl PairGames {
     /// Compresses `games` (serialized as JSON).
@@ -199,12 +201,12 @@ impl PairGames {
         let bytes = encoder
             .finish()
             .map_err(|e| StoreError::Invalid(format!("a pair's games: {e}")))?;
-        Ok(PairGames(bytes))
+        Ok(PairGames(bytes.into()))
     }
 
     /// The games' JSON, inflated and parsed.
     pub fn decompress(&self) -> Result<Value, StoreError> {
-        serde_json::from_reader(DeflateDecoder::new(self.0.as_slice()))
+        serde_json::from_reader(DeflateDecoder::new(&self.0[..]))
             .map_err(|e| StoreError::Invalid(format!("stored games are malformed: {e}")))
     }
 
@@ -214,7 +216,7 @@ impl PairGames {
     }
 
     pub(crate) fn from_stored(bytes: Vec<u8>) -> PairGames {
-        PairGames(bytes)
+        PairGames(bytes.into())
     }
 }
 
