@@ -1,6 +1,7 @@
 //! The store's throughput without chess: simulated workers claim batches and commit fake
-//! pair results, each on its own connection: as fast as they can (the store's ceiling), or
-//! at a real worker's pace, to show whether a given number of workers is served.
+//! pair outcomes with real games' bytes, each on its own connection: as fast as they can (the
+//! store's ceiling), or at a real worker's pace, to show whether a given number of workers is
+//! served.
 
 use std::fmt;
 use std::time::{Duration, Instant};
