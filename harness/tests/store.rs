@@ -12,8 +12,8 @@ use harness::stats::{EloModel, Pentanomial, SprtConfig};
 use harness::store::bench::{self, BenchConfig, fake_pair};
 use harness::store::migrate::MIGRATIONS;
 use harness::store::{
-    NewTest, PairGames, PairOutcome, PairResult, RetryPolicy, SCHEMA_VERSION, Store, StoreError,
-    StoreUrl, TestStatus, migrate,
+    NewTest, PAIRS_PER_PAGE, PairGames, PairOutcome, PairResult, RetryPolicy, SCHEMA_VERSION,
+    Store, StoreError, StoreUrl, TestStatus, migrate,
 };
 use serde_json::json;
 use store_common::{PASSWORD, PgServer};
@@ -256,7 +256,8 @@ fn concurrent_workers_never_share_a_pair_or_count_one_twice() {
         return;
     };
     let url = migrated(&server, "concurrent");
-    let pairs = 600;
+    // More than two pages of the export (PAIRS_PER_PAGE) and three stripes (partitions).
+    let pairs = 2 * PAIRS_PER_PAGE as u64 + 100;
     let id = Store::connect(&url)
         .unwrap()
         .create_test(&new_test(pairs, None))
@@ -289,7 +290,11 @@ fn concurrent_workers_never_share_a_pair_or_count_one_twice() {
     assert_eq!(report.pairs_done, pairs);
     assert_eq!(report.summary.games, 2 * pairs);
     let exported = store.export_pairs(id).unwrap();
-    assert_eq!(exported.len() as u64, pairs);
+    assert_eq!(
+        exported.iter().map(|p| p.pair_index).collect::<Vec<_>>(),
+        (0..pairs).collect::<Vec<_>>(),
+        "every pair once, in pair order, across pages"
+    );
     let mut expected = Pentanomial::default();
     for p in &exported {
         assert_eq!(p.games, fake_pair(p.pair_index).games.decompress().unwrap());

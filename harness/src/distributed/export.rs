@@ -34,7 +34,6 @@ pub fn export_test(store: &mut Store, id: i64, dir: &Path) -> anyhow::Result<Exp
             dir.display()
         );
     }
-    let pairs = store.export_pairs(id)?;
     std::fs::create_dir_all(dir)
         .map_err(|e| crate::UsageError(format!("cannot create {}: {e}", dir.display())))?;
     config.save(dir)?;
@@ -46,7 +45,10 @@ pub fn export_test(store: &mut Store, id: i64, dir: &Path) -> anyhow::Result<Exp
         Some(test.pair_count),
     );
     let mut last_commit = test.created_at;
-    for pair in &pairs {
+    let mut pairs = 0;
+    for pair in store.pairs(id)? {
+        let pair = pair?;
+        pairs += 1;
         for game in StoredGame::pair_from_json(pair.pair_index, &pair.games)? {
             pgn.append(&game.pgn)?;
             csv.append(&game.row)?;
@@ -79,7 +81,7 @@ pub fn export_test(store: &mut Store, id: i64, dir: &Path) -> anyhow::Result<Exp
     }
     Ok(ExportOutcome {
         dir: dir.to_path_buf(),
-        pairs: pairs.len() as u64,
+        pairs,
         games: board.games_counted().len() as u64,
         status: test.status,
         notes,

@@ -6,7 +6,7 @@ use std::time::SystemTime;
 
 use anyhow::Context;
 
-use crate::output::GameRow;
+use super::stored_game::StoredGame;
 use crate::reporters::report_block;
 use crate::runner::MatchConfig;
 use crate::scoreboard::Scoreboard;
@@ -36,12 +36,12 @@ pub fn test_scoreboard(
         &config.engines[1].name,
         Some(test.pair_count),
     );
-    for (pair, rows) in store.pair_game_members(test.id, "row")? {
-        let rows: Vec<GameRow> = serde_json::from_value(rows).with_context(|| {
-            format!("test {}: pair {pair}: stored games are malformed", test.id)
-        })?;
-        for row in &rows {
-            board.add(row, None);
+    for pair in store.pairs(test.id)? {
+        let pair = pair?;
+        let games = StoredGame::pair_from_json(pair.pair_index, &pair.games)
+            .with_context(|| format!("test {}", test.id))?;
+        for game in &games {
+            board.add(&game.row, None);
         }
     }
     Ok(board)

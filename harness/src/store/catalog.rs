@@ -1,5 +1,7 @@
 //! Tests as a whole: create, read, list, stop, delete, status report and export.
 
+use std::collections::VecDeque;
+
 use postgres::{GenericClient, Row};
 use serde_json::Value;
 
@@ -315,68 +317,84 @@ impl Store {
         })
     }
 
-    /// Every committed pair of a test, by pair index, with each of its games (the elements
-    /// of the stored `games` array) reduced to its member `key`: the part of the games a
-    /// status needs, without their moves.
-    pub fn pair_game_members(
-        &mut self,
-        id: i64,
-        key: &str,
-    ) -> Result<Vec<(u64, Value)>, StoreError> {
-        let pairs = self.run("read a test's games", |c, url| {
-            read_test(c, url, id)?;
-            c.query(
-                "SELECT pair_index, games, games_deflate
-                 FROM pair_results WHERE test_id = $1 ORDER BY pair_index",
-                &[&id],
-            )
-            .map_err(q(url, "read a test's games"))?
-            .iter()
-            .map(|r| Ok((r.get::<_, i64>(0) as u64, stored_games(r, 1)?)))
-            .collect::<Result<Vec<_>, StoreError>>()
-        })?;
-        Ok(pairs
-            .into_iter()
-            .map(|(pair, games)| {
-                let members = match games {
-                    Value::Array(games) => games
-                        .into_iter()
-                        .map(|mut g| g.get_mut(key).map(Value::take).unwrap_or(Value::Null))
-                        .collect(),
-                    _ => Vec::new(),
-                };
-                (pair, Value::Array(members))
-            })
-            .collect())
+    /// Every committed pair of a test, by pair index, with its games (all in memory: for
+    /// tests and small tests; [`Store::pairs`] reads a page at a time).
+    pub fn export_pairs(&mut self, id: i64) -> Result<Vec<StoredPair>, StoreError> {
+        self.pairs(id)?.collect()
     }
 
-    /// Every committed pair of a test, by pair index, with its game rows as stored.
-    pub fn export_pairs(&mut self, id: i64) -> Result<Vec<StoredPair>, StoreError> {
-        self.run("export a test", |c, url| {
-            read_test(c, url, id)?;
+    /// Every committed pair of test `id`, by pair index, read [`PAIRS_PER_PAGE`] at a time,
+    /// so that a test of millions of games is exported in bounded memory.
+    pub fn pairs(&mut self, id: i64) -> Result<CommittedPairs<'_>, StoreError> {
+        self.run("read a test", |c, url| read_test(c, url, id).map(|_| ()))?;
+        Ok(CommittedPairs {
+            store: self,
+            test: id,
+            after: -1,
+            page: VecDeque::new(),
+            done: false,
+        })
+    }
+}
+
+/// Pairs fetched per query by [`CommittedPairs`]: about 10 MB of games.
+pub const PAIRS_PER_PAGE: i64 = 1000;
+
+/// The committed pairs of a test in pair order, fetched a page at a time (keyset pagination
+/// on the primary key, so each page is one index range whatever came before).
+pub struct CommittedPairs<'a> {
+    store: &'a mut Store,
+    test: i64,
+    /// The last pair index returned (-1 before the first).
+    after: i64,
+    page: VecDeque<StoredPair>,
+    done: bool,
+}
+
+impl CommittedPairs<'_> {
+    fn fetch(&mut self) -> Result<(), StoreError> {
+        let (test, after) = (self.test, self.after);
+        let rows = self.store.run("export a test", |c, url| {
             c.query(
                 "SELECT pair_index, wins, draws, losses, games, games_deflate, worker,
                         committed_at
-                 FROM pair_results WHERE test_id = $1 ORDER BY pair_index",
-                &[&id],
+                 FROM pair_results WHERE test_id = $1 AND pair_index > $2
+                 ORDER BY pair_index LIMIT $3",
+                &[&test, &after, &PAIRS_PER_PAGE],
             )
-            .map_err(q(url, "export a test"))?
-            .iter()
-            .map(|r| {
-                Ok(StoredPair {
-                    pair_index: r.get::<_, i64>(0) as u64,
-                    outcome: PairOutcome {
-                        wins: r.get::<_, i16>(1) as u8,
-                        draws: r.get::<_, i16>(2) as u8,
-                        losses: r.get::<_, i16>(3) as u8,
-                    },
-                    games: stored_games(r, 4)?,
-                    worker: r.get(6),
-                    committed_at: r.get(7),
-                })
-            })
-            .collect()
-        })
+            .map_err(q(url, "export a test"))
+        })?;
+        self.done = (rows.len() as i64) < PAIRS_PER_PAGE;
+        for r in &rows {
+            self.page.push_back(StoredPair {
+                pair_index: r.get::<_, i64>(0) as u64,
+                outcome: PairOutcome {
+                    wins: r.get::<_, i16>(1) as u8,
+                    draws: r.get::<_, i16>(2) as u8,
+                    losses: r.get::<_, i16>(3) as u8,
+                },
+                games: stored_games(r, 4)?,
+                worker: r.get(6),
+                committed_at: r.get(7),
+            });
+        }
+        Ok(())
+    }
+}
+
+impl Iterator for CommittedPairs<'_> {
+    type Item = Result<StoredPair, StoreError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        if self.page.is_empty() && !self.done {
+            if let Err(e) = self.fetch() {
+                self.done = true;
+                return Some(Err(e));
+            }
+        }
+        let pair = self.page.pop_front()?;
+        self.after = pair.pair_index as i64;
+        Some(Ok(pair))
     }
 }
 

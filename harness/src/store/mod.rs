@@ -24,6 +24,7 @@
 
 pub mod bench;
 mod catalog;
+pub use catalog::{CommittedPairs, PAIRS_PER_PAGE};
 pub mod connection;
 pub mod error;
 pub mod migrate;
