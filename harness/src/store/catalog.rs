@@ -386,11 +386,12 @@ impl Iterator for CommittedPairs<'_> {
     type Item = Result<StoredPair, StoreError>;
 
     fn next(&mut self) -> Option<Self::Item> {
-        if self.page.is_empty() && !self.done {
-            if let Err(e) = self.fetch() {
-                self.done = true;
-                return Some(Err(e));
-            }
+        if self.page.is_empty()
+            && !self.done
+            && let Err(e) = self.fetch()
+        {
+            self.done = true;
+            return Some(Err(e));
         }
         let pair = self.page.pop_front()?;
         self.after = pair.pair_index as i64;
