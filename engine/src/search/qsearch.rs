@@ -5,7 +5,9 @@ use shakmaty::{Bitboard, Chess, Color, MoveList, Position, Rank, Role};
 
 use super::draw::is_fifty_move_draw;
 use super::movegen::{has_legal_move, tactical_moves, tactical_moves_and_checks};
-use super::ordering::{CheckInfo, is_bad_capture_score, pick, provisional_capture_score};
+use super::ordering::{
+    CheckInfo, is_bad_capture_score, pad_scores, pick, provisional_capture_score,
+};
 use super::position_key;
 use super::score::{DRAW, INFINITY, MAX_PLY, mated_in};
 use super::see::value;
@@ -87,6 +89,7 @@ impl Worker<'_> {
                 QUIET_CHECK
             };
         }
+        pad_scores(&mut self.scores[ply], moves.len());
 
         for index in 0..moves.len() {
             let (m, move_score) = pick(pos, &mut moves, &mut self.scores[ply], index);

@@ -14,7 +14,7 @@ use super::draw::{KeyStack, is_fifty_move_draw};
 use super::eval_cache::EvalCache;
 use super::knobs::{Knobs, LmrTable};
 use super::movegen::legal_moves_not_in_check;
-use super::ordering::{CheckInfo, Heuristics, is_bad_capture_score, pick};
+use super::ordering::{CheckInfo, Heuristics, is_bad_capture_score, pad_scores, pick};
 use super::position_key;
 use super::score::{DRAW, INFINITY, MATE, MATE_BOUND, MAX_PLY, mated_in};
 use super::see::see;
@@ -243,6 +243,7 @@ impl Worker<'_> {
         }
         self.heuristics
             .score_moves(pos, &moves, &mut self.scores[ply], tt_move, ply);
+        pad_scores(&mut self.scores[ply], moves.len());
         self.heuristics.clear_killers(ply + 1);
 
         let mut best_score = -INFINITY;
