@@ -4,7 +4,7 @@
 use shakmaty::{Bitboard, Chess, Color, MoveList, Position, Rank, Role};
 
 use super::draw::is_fifty_move_draw;
-use super::movegen::{has_legal_move, tactical_moves, tactical_moves_and_checks};
+use super::movegen::{evasions, has_legal_move, tactical_moves, tactical_moves_and_checks};
 use super::ordering::{
     CheckInfo, is_bad_capture_score, pad_scores, pick, provisional_capture_score,
 };
@@ -68,7 +68,7 @@ impl Worker<'_> {
         // Filled in place: a move list is 2 KiB, and moving one is a copy.
         let mut moves = MoveList::new();
         if in_check {
-            moves = pos.legal_moves();
+            evasions(pos, &mut moves);
         } else if with_checks {
             let info = check_info.insert(CheckInfo::new(pos));
             tactical_moves_and_checks(pos, info, &mut moves);

@@ -13,7 +13,7 @@ use shakmaty::{CastlingMode, Chess, EnPassantMode, FromSetup, Move, MoveList, Po
 use super::draw::{KeyStack, is_fifty_move_draw};
 use super::eval_cache::EvalCache;
 use super::knobs::{Knobs, LmrTable};
-use super::movegen::legal_moves_not_in_check;
+use super::movegen::{evasions, legal_moves_not_in_check};
 use super::ordering::{CheckInfo, Heuristics, is_bad_capture_score, pad_scores, pick};
 use super::position_key;
 use super::score::{DRAW, INFINITY, MATE, MATE_BOUND, MAX_PLY, mated_in};
@@ -228,7 +228,7 @@ impl Worker<'_> {
         // Filled in place: a move list is 2 KiB, and moving one is a copy.
         let mut moves = MoveList::new();
         if in_check {
-            moves = pos.legal_moves();
+            evasions(pos, &mut moves);
         } else {
             legal_moves_not_in_check(pos, &mut moves);
         }
