@@ -196,7 +196,7 @@ const LANES: usize = 8;
 
 /// Fills the slots after the `len` scored moves of `scores` with [`PADDING`], as [`pick`]
 /// needs (`scores` must have room for `len + 7`).
-#[inline]
+#[inline(always)]
 pub(crate) fn pad_scores(scores: &mut [i32], len: usize) {
     scores[len..len + LANES - 1].fill(PADDING);
 }
