@@ -5,7 +5,9 @@
 use shakmaty::{Bitboard, Chess, Color, Move, MoveList, Position, Rank, Role, Square, attacks};
 
 use super::score::MAX_PLY;
-use super::see::{see, value};
+#[cfg(test)]
+use super::see::see;
+use super::see::{see_at_least, value};
 use super::tt::PackedMove;
 
 const TT_MOVE: i32 = 1 << 30;
@@ -288,7 +290,7 @@ fn matches(group: &[i32], top: i32) -> u32 {
 /// every move loop).
 #[inline(never)]
 fn loses_exchange(pos: &Chess, m: Move) -> bool {
-    !exchange_cannot_lose(m) && see(pos, m) < 0
+    !exchange_cannot_lose(m) && !see_at_least(pos, m, 0)
 }
 
 /// What it takes to give check in one position, computed once so that testing each move is

@@ -100,7 +100,7 @@ impl Worker<'_> {
                     && if tactical {
                         is_bad_capture_score(move_score)
                     } else {
-                        super::see::see(pos, m) < 0
+                        !super::see::see_at_least(pos, m, 0)
                     }
                 {
                     continue;

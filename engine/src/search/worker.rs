@@ -17,7 +17,7 @@ use super::movegen::{evasions, legal_moves_not_in_check};
 use super::ordering::{CheckInfo, Heuristics, is_bad_capture_score, pad_scores, pick};
 use super::position_key;
 use super::score::{DRAW, INFINITY, MATE, MATE_BOUND, MAX_PLY, mated_in};
-use super::see::see;
+use super::see::see_at_least;
 use super::time::TimeManager;
 use super::tt::{Bound, PackedMove, TranspositionTable};
 use crate::eval::{Evaluator, PawnCache, PieceSquares};
@@ -290,7 +290,7 @@ impl Worker<'_> {
                 } else {
                     None
                 };
-                if threshold.is_some_and(|t| see(pos, m) < t) {
+                if threshold.is_some_and(|t| !see_at_least(pos, m, t)) {
                     continue;
                 }
             }
