@@ -522,18 +522,19 @@ mod tests {
         );
     }
 
-    fn walk(pos: &Chess, depth: u32) -> usize {
+    /// Checks every position within `depth` plies of `pos`; counts them, and those in check.
+    fn walk(pos: &Chess, depth: u32, positions: &mut usize, in_check: &mut usize) {
         check(pos);
+        *positions += 1;
+        *in_check += usize::from(pos.is_check());
         if depth == 0 {
-            return 1;
+            return;
         }
-        let mut count = 1;
         for m in pos.legal_moves() {
             let mut child = pos.clone();
             child.play_unchecked(m);
-            count += walk(&child, depth - 1);
+            walk(&child, depth - 1, positions, in_check);
         }
-        count
     }
 
     fn pos(fen: &str) -> Chess {
@@ -542,7 +543,7 @@ mod tests {
 
     #[test]
     fn same_moves_and_order_as_legal_generation() {
-        let mut positions = 0;
+        let (mut positions, mut in_check) = (0, 0);
         for fen in crate::bench::POSITIONS.iter().chain(&[
             // En passant: legal, pinned along the rank, pinned diagonally; promotions with and
             // without captures, pinned pawns, stalemates.
@@ -579,8 +580,9 @@ mod tests {
             "K2r3k/2P5/8/8/8/8/8/8 w - - 0 1",
             "4k3/8/8/8/1b6/8/3K4/8 w - - 0 1",
         ]) {
-            positions += walk(&pos(fen), 2);
+            walk(&pos(fen), 2, &mut positions, &mut in_check);
         }
         assert!(positions > 10_000, "{positions}");
+        assert!(in_check > 1_000, "{in_check}");
     }
 }
