@@ -38,7 +38,7 @@ use crate::params::{self, Params, TOTAL_FEATURES};
 pub use incremental::PieceSquares;
 pub use pawn_cache::PawnCache;
 pub use sink::Sink;
-use sink::{WeightSink, Weights};
+use sink::{Packed, PackedWeights, WeightSink, Weights};
 pub use trace::{EvalTrace, TraceTerm, trace};
 
 /// Phase of a position with all pieces on the board; 0 is a pawn ending.
@@ -109,7 +109,8 @@ pub fn extract<S: Sink>(pos: &Chess, sink: &mut S) {
 /// Evaluates positions with one parameter set.
 #[derive(Clone, Debug)]
 pub struct Evaluator {
-    weights: Box<Weights>,
+    /// The weights as the evaluation adds them ([`sink::Packed`]).
+    weights: Box<PackedWeights>,
     /// Material plus piece-square weight of each piece on each square, for the sums the
     /// search keeps incrementally.
     piece_squares: Box<incremental::PieceSquareTable>,
@@ -125,7 +126,7 @@ impl Evaluator {
         }
         let piece_squares = incremental::PieceSquareTable::new(&weights);
         Evaluator {
-            weights,
+            weights: sink::packed(&weights),
             piece_squares,
         }
     }
@@ -134,8 +135,7 @@ impl Evaluator {
     pub fn evaluate_white(&self, pos: &Chess) -> i32 {
         let sink = WeightSink::<true> {
             weights: &self.weights,
-            mg: 0,
-            eg: 0,
+            sums: Packed::default(),
             pawns: None,
         };
         self.finish(pos, sink)
@@ -172,8 +172,7 @@ impl Evaluator {
         }
         let sink = WeightSink::<false> {
             weights: &self.weights,
-            mg: sums.mg,
-            eg: sums.eg,
+            sums: Packed::new(sums.mg, sums.eg),
             pawns: pawns.map(|cache| cache.entry(pos.board(), &self.weights)),
         };
         self.finish(pos, sink)
@@ -216,7 +215,8 @@ impl Evaluator {
         extract(pos, &mut sink);
         let phase = phase(pos);
         // Truncation toward zero keeps a position and its colour-flipped mirror exact negatives.
-        (sink.mg * phase + sink.eg * (PHASE_MAX - phase)) / PHASE_MAX
+        let (mg, eg) = (sink.sums.mg(), sink.sums.eg());
+        (mg * phase + eg * (PHASE_MAX - phase)) / PHASE_MAX
     }
 
     /// The material and piece-square sums of `pos`, from scratch.

@@ -6,7 +6,7 @@
 use shakmaty::{Bitboard, Board, Color};
 
 use super::pawns::pawn_structure;
-use super::sink::{PawnEntry, WeightSink, Weights};
+use super::sink::{Packed, PackedWeights, PawnEntry, WeightSink};
 
 /// Slots (a power of two): 192 KiB.
 const SLOTS: usize = 1 << 12;
@@ -41,7 +41,7 @@ impl PawnCache {
 
     /// Pawn-structure sums and passed pawns of `board`, computed with `weights` on a miss.
     #[inline]
-    pub(super) fn entry(&mut self, board: &Board, weights: &Weights) -> PawnEntry {
+    pub(super) fn entry(&mut self, board: &Board, weights: &PackedWeights) -> PawnEntry {
         let white = board.pawns() & board.white();
         let black = board.pawns() & board.black();
         let mixed = (white.0 ^ black.0.rotate_left(32)).wrapping_mul(0x9e37_79b9_7f4a_7c15);
@@ -50,12 +50,11 @@ impl PawnCache {
             let side = |color| {
                 let mut sink = WeightSink::<true> {
                     weights,
-                    mg: 0,
-                    eg: 0,
+                    sums: Packed::default(),
                     pawns: None,
                 };
                 let passed = pawn_structure(board, color, &mut sink);
-                ([sink.mg, sink.eg], passed)
+                ([sink.sums.mg(), sink.sums.eg()], passed)
             };
             let (black_sums, black_passed) = side(Color::Black);
             let (white_sums, white_passed) = side(Color::White);

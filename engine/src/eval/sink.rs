@@ -32,13 +32,54 @@ pub trait Sink {
 /// Per-feature `[mg, eg]` weights (flat features hold the same weight twice).
 pub(crate) type Weights = [[i32; 2]; TOTAL_FEATURES];
 
+/// Per-feature weights packed as [`Packed`] numbers, for [`WeightSink`].
+pub(crate) type PackedWeights = [Packed; TOTAL_FEATURES];
+
+/// A middlegame and an endgame sum in one integer, `mg · 2³² + eg`: adding a feature is one
+/// multiply-add instead of two. Exact while each sum stays within ±2³¹ (evaluations are a few
+/// thousand).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Packed(i64);
+
+impl Packed {
+    #[inline(always)]
+    pub(crate) fn new(mg: i32, eg: i32) -> Packed {
+        Packed((i64::from(mg) << 32) + i64::from(eg))
+    }
+
+    #[inline(always)]
+    pub(crate) fn eg(self) -> i32 {
+        self.0 as i32
+    }
+
+    #[inline(always)]
+    pub(crate) fn mg(self) -> i32 {
+        ((self.0 - i64::from(self.eg())) >> 32) as i32
+    }
+
+    /// `self + coef · w`.
+    #[inline(always)]
+    fn add_scaled(self, w: Packed, coef: i32) -> Packed {
+        Packed(self.0 + i64::from(coef) * w.0)
+    }
+}
+
+/// The weights of `weights`, packed.
+pub(crate) fn packed(weights: &Weights) -> Box<PackedWeights> {
+    let mut out = Box::new([Packed::default(); TOTAL_FEATURES]);
+    for (p, &[mg, eg]) in out.iter_mut().zip(weights.iter()) {
+        *p = Packed::new(mg, eg);
+    }
+    out
+}
+
 /// Sums middlegame and endgame weights; the evaluator blends them by phase afterwards.
 /// Without `PIECE_SQUARES` it starts from the material and piece-square sums kept by the
 /// search instead of receiving those features.
 pub(crate) struct WeightSink<'a, const PIECE_SQUARES: bool = true> {
-    pub weights: &'a Weights,
-    pub mg: i32,
-    pub eg: i32,
+    pub weights: &'a PackedWeights,
+    /// The middlegame and endgame sums so far.
+    pub sums: Packed,
     /// The pawn structure's sums and passed pawns already known (from the pawn cache).
     pub pawns: Option<PawnEntry>,
 }
@@ -48,9 +89,7 @@ impl<const PIECE_SQUARES: bool> Sink for WeightSink<'_, PIECE_SQUARES> {
 
     #[inline(always)]
     fn add(&mut self, feature: FeatureId, coef: i32) {
-        let [mg, eg] = self.weights[feature];
-        self.mg += coef * mg;
-        self.eg += coef * eg;
+        self.sums = self.sums.add_scaled(self.weights[feature], coef);
     }
 
     #[inline(always)]
@@ -58,8 +97,7 @@ impl<const PIECE_SQUARES: bool> Sink for WeightSink<'_, PIECE_SQUARES> {
         match self.pawns {
             Some(entry) => {
                 let [mg, eg] = entry.sums[color as usize];
-                self.mg += mg;
-                self.eg += eg;
+                self.sums = self.sums.add_scaled(Packed::new(mg, eg), 1);
                 entry.passed[color as usize]
             }
             None => super::pawns::pawn_structure(board, color, self),
@@ -85,5 +123,27 @@ impl Sink for CoefSink {
     #[inline]
     fn add(&mut self, feature: FeatureId, coef: i32) {
         self.coefs[feature] += coef;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn packed_sums_are_the_separate_sums() {
+        let weights = [(3, -7), (-250, 40), (0, -1), (1200, 900), (-5, -5)];
+        let coefs = [1, -1, 3, -2, 27, -27, 0, 5];
+        let mut packed = Packed::default();
+        let (mut mg, mut eg) = (0, 0);
+        for (i, &coef) in coefs.iter().enumerate() {
+            let (w_mg, w_eg) = weights[i % weights.len()];
+            packed = packed.add_scaled(Packed::new(w_mg, w_eg), coef);
+            mg += coef * w_mg;
+            eg += coef * w_eg;
+            assert_eq!((packed.mg(), packed.eg()), (mg, eg), "after {i}");
+        }
+        assert_eq!(Packed::new(-1, -1).mg(), -1);
+        assert_eq!(Packed::new(i32::MIN / 2, i32::MAX / 2).eg(), i32::MAX / 2);
     }
 }

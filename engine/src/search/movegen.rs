@@ -79,6 +79,140 @@ pub(crate) fn legal_moves_not_in_check(pos: &Chess, moves: &mut MoveList) {
     generate(pos, moves, Quiets::All);
 }
 
+/// Every legal move of `pos`, which must be in check, appended to `moves` in the order of
+/// `pos.legal_moves()` (en passant, king moves, then, against a single checker, the pawn and
+/// piece moves that capture it or block its line). shakmaty's generator returns its 2 KiB list
+/// by value and, being a second generator, took its own room in the i-cache.
+#[inline(never)]
+pub(crate) fn evasions(pos: &Chess, moves: &mut MoveList) {
+    let board = pos.board();
+    let us = pos.turn();
+    let Some(king) = board.king_of(us) else {
+        return;
+    };
+    let ours = board.by_color(us);
+    let theirs = board.by_color(!us);
+    let occupied = board.occupied();
+    let empty = !occupied;
+    let checkers = board.attacks_to(king, !us, occupied);
+    let pinned = pinned(board, us, king);
+    let legal =
+        |from: Square, to: Square| !pinned.contains(from) || attacks::aligned(from, to, king);
+
+    if let Some(to) = pos.maybe_ep_square() {
+        for from in board.pawns() & ours & attacks::pawn_attacks(!us, to) {
+            let captured = Square::from_coords(to.file(), from.rank());
+            let after = occupied.without(from).without(captured).with(to);
+            if (board.attacks_to(king, !us, after) & !Bitboard::from_square(captured)).is_empty() {
+                moves.push(Move::EnPassant { from, to });
+            }
+        }
+    }
+
+    // The king may not step along a checking slider's line, away from it either (the
+    // square behind the king is attacked once the king has left).
+    let mut behind = Bitboard::EMPTY;
+    for checker in checkers & board.sliders() {
+        behind |= attacks::ray(checker, king) ^ checker;
+    }
+    for to in attacks::king_attacks(king) & !ours & !behind {
+        if board.attacks_to(to, !us, occupied).is_empty() {
+            moves.push(Move::Normal {
+                role: Role::King,
+                from: king,
+                capture: board.role_at(to),
+                to,
+                promotion: None,
+            });
+        }
+    }
+
+    let Some(checker) = checkers.single_square() else {
+        return;
+    };
+    // Capture the checker or step between it and the king.
+    let target = attacks::between(king, checker).with(checker);
+    let pawns = board.pawns() & ours;
+    let back_ranks = Bitboard::from_rank(Rank::First) | Bitboard::from_rank(Rank::Eighth);
+    let (west, east) = match us {
+        Color::White => (7, 9),
+        Color::Black => (-9, -7),
+    };
+    for (offset, file_mask) in [
+        (west, !Bitboard::from_file(shakmaty::File::A)),
+        (east, !Bitboard::from_file(shakmaty::File::H)),
+    ] {
+        let targets = (pawns & file_mask).shift(offset) & theirs & target;
+        for to in targets & !back_ranks {
+            let from = Square::new((i32::from(to) - offset) as u32);
+            if legal(from, to) {
+                moves.push(Move::Normal {
+                    role: Role::Pawn,
+                    from,
+                    capture: board.role_at(to),
+                    to,
+                    promotion: None,
+                });
+            }
+        }
+        for to in targets & back_ranks {
+            let from = Square::new((i32::from(to) - offset) as u32);
+            if legal(from, to) {
+                push_promotions(moves, from, to, board.role_at(to));
+            }
+        }
+    }
+    let step_back = match us {
+        Color::White => -8,
+        Color::Black => 8,
+    };
+    let single = forward(pawns, us) & empty;
+    for to in single & target & !back_ranks {
+        let from = Square::new((i32::from(to) + step_back) as u32);
+        if legal(from, to) {
+            push_quiet(moves, Role::Pawn, from, to);
+        }
+    }
+    for to in single & target & back_ranks {
+        let from = Square::new((i32::from(to) + step_back) as u32);
+        if legal(from, to) {
+            push_promotions(moves, from, to, None);
+        }
+    }
+    let fourth = match us {
+        Color::White => Rank::Fourth,
+        Color::Black => Rank::Fifth,
+    };
+    for to in forward(single, us) & empty & Bitboard::from_rank(fourth) & target {
+        let from = Square::new((i32::from(to) + 2 * step_back) as u32);
+        if legal(from, to) {
+            push_quiet(moves, Role::Pawn, from, to);
+        }
+    }
+
+    for role in [Role::Knight, Role::Bishop, Role::Rook, Role::Queen] {
+        for from in board.by_role(role) & ours {
+            let reach = match role {
+                Role::Knight => attacks::knight_attacks(from),
+                Role::Bishop => attacks::bishop_attacks(from, occupied),
+                Role::Rook => attacks::rook_attacks(from, occupied),
+                _ => attacks::queen_attacks(from, occupied),
+            };
+            for to in reach & target {
+                if legal(from, to) {
+                    moves.push(Move::Normal {
+                        role,
+                        from,
+                        capture: board.role_at(to),
+                        to,
+                        promotion: None,
+                    });
+                }
+            }
+        }
+    }
+}
+
 /// Which quiet moves (besides captures and promotions) to generate.
 enum Quiets<'a> {
     None,
@@ -340,6 +474,14 @@ mod tests {
 
     fn check(pos: &Chess) {
         if pos.is_check() {
+            let mut moves = MoveList::new();
+            evasions(pos, &mut moves);
+            assert_eq!(
+                moves,
+                pos.legal_moves(),
+                "evasions: {}",
+                Fen::from_position(pos, shakmaty::EnPassantMode::Always)
+            );
             return;
         }
         let mut expected = pos.legal_moves();
@@ -380,18 +522,19 @@ mod tests {
         );
     }
 
-    fn walk(pos: &Chess, depth: u32) -> usize {
+    /// Checks every position within `depth` plies of `pos`; counts them, and those in check.
+    fn walk(pos: &Chess, depth: u32, positions: &mut usize, in_check: &mut usize) {
         check(pos);
+        *positions += 1;
+        *in_check += usize::from(pos.is_check());
         if depth == 0 {
-            return 1;
+            return;
         }
-        let mut count = 1;
         for m in pos.legal_moves() {
             let mut child = pos.clone();
             child.play_unchecked(m);
-            count += walk(&child, depth - 1);
+            walk(&child, depth - 1, positions, in_check);
         }
-        count
     }
 
     fn pos(fen: &str) -> Chess {
@@ -400,7 +543,7 @@ mod tests {
 
     #[test]
     fn same_moves_and_order_as_legal_generation() {
-        let mut positions = 0;
+        let (mut positions, mut in_check) = (0, 0);
         for fen in crate::bench::POSITIONS.iter().chain(&[
             // En passant: legal, pinned along the rank, pinned diagonally; promotions with and
             // without captures, pinned pawns, stalemates.
@@ -428,9 +571,18 @@ mod tests {
             "rn2k1nr/8/8/8/8/8/8/R3KB1R w KQkq - 0 1",
             "4k3/8/8/8/8/8/1r6/R3K2R w KQ - 0 1",
             "r3k2r/8/8/8/8/8/8/R3K2R b KQkq - 0 1",
+            // Evasions: double check, en passant taking the checker (and
+            // not resolving a discovered check), promotions blocking or
+            // taking a checking rook, a king stepping off a bishop's line.
+            "4k3/8/3N4/8/8/8/8/4RK2 b - - 0 1",
+            "8/8/8/3k4/3pP3/8/8/4K3 b - e3 0 1",
+            "K7/8/8/8/4Pp2/8/R6k/8 b - e3 0 1",
+            "K2r3k/2P5/8/8/8/8/8/8 w - - 0 1",
+            "4k3/8/8/8/1b6/8/3K4/8 w - - 0 1",
         ]) {
-            positions += walk(&pos(fen), 2);
+            walk(&pos(fen), 2, &mut positions, &mut in_check);
         }
         assert!(positions > 10_000, "{positions}");
+        assert!(in_check > 1_000, "{in_check}");
     }
 }

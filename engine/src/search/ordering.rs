@@ -5,7 +5,9 @@
 use shakmaty::{Bitboard, Chess, Color, Move, MoveList, Position, Rank, Role, Square, attacks};
 
 use super::score::MAX_PLY;
-use super::see::{see, value};
+#[cfg(test)]
+use super::see::see;
+use super::see::{see_at_least, value};
 use super::tt::PackedMove;
 
 const TT_MOVE: i32 = 1 << 30;
@@ -188,10 +190,24 @@ fn squares(m: Move) -> (usize, usize) {
     (m.from().map_or(0, |s| s as usize), m.to() as usize)
 }
 
+/// [`pick`] scans the scores eight at a time, whole groups only (no scalar loop for the rest,
+/// whose varying length the CPU mispredicts): the slots after the last move hold this, which
+/// no move scores.
+const PADDING: i32 = i32::MIN;
+const LANES: usize = 8;
+
+/// Fills the slots after the `len` scored moves of `scores` with [`PADDING`], as [`pick`]
+/// needs (`scores` must have room for `len + 7`).
+#[inline(always)]
+pub(crate) fn pad_scores(scores: &mut [i32], len: usize) {
+    scores[len..len + LANES - 1].fill(PADDING);
+}
+
 /// Moves the highest-scored remaining move to position `index` and returns it (a selection
 /// sort done lazily, since a cut-off often comes after the first few moves). A capture with a
 /// provisional score is classed by SEE when it comes out on top; if it loses material it is
 /// demoted and the pick goes on, so the order is the one exact scores would have given.
+/// `scores` must be padded by [`pad_scores`].
 #[inline(always)]
 pub(crate) fn pick(
     pos: &Chess,
@@ -200,11 +216,12 @@ pub(crate) fn pick(
     index: usize,
 ) -> (Move, i32) {
     loop {
-        let rest = &scores[index..moves.len()];
+        let groups = (moves.len() - index).div_ceil(LANES);
+        let rest = &scores[index..index + groups * LANES];
         // The first of the highest (ties keep generation order). Two passes, because a plain
         // maximum vectorises and the running index of the best does not.
-        let top = rest.iter().copied().max().unwrap_or(i32::MIN);
-        let best = index + rest.iter().position(|&s| s == top).unwrap_or(0);
+        let top = highest(rest);
+        let best = index + first_position(rest, top);
         if is_provisional(top) && loses_exchange(pos, moves[best]) {
             scores[best] = demoted(top);
             continue;
@@ -215,11 +232,65 @@ pub(crate) fn pick(
     }
 }
 
+/// The highest of `scores` (a whole number of groups of [`LANES`]).
+#[inline(always)]
+fn highest(scores: &[i32]) -> i32 {
+    let mut lanes = [PADDING; LANES];
+    for group in scores.chunks_exact(LANES) {
+        for (lane, &s) in lanes.iter_mut().zip(group) {
+            *lane = (*lane).max(s);
+        }
+    }
+    lanes.into_iter().max().unwrap_or(PADDING)
+}
+
+/// Where `top` first occurs in `scores` (a whole number of groups of [`LANES`]): one branch
+/// per group, on a mask of the group's matches.
+#[inline(always)]
+fn first_position(scores: &[i32], top: i32) -> usize {
+    for (g, group) in scores.chunks_exact(LANES).enumerate() {
+        let mask = matches(group, top);
+        if mask != 0 {
+            return g * LANES + mask.trailing_zeros() as usize;
+        }
+    }
+    0
+}
+
+/// Bit `j` set when `group[j] == top` (`group` has [`LANES`] scores). SSE2 (every x86-64 CPU
+/// has it) compares four at a time; the compiler did not find that form itself.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn matches(group: &[i32], top: i32) -> u32 {
+    use std::arch::x86_64::{
+        _mm_castsi128_ps, _mm_cmpeq_epi32, _mm_movemask_ps, _mm_set_epi32, _mm_set1_epi32,
+    };
+    // SAFETY: SSE and SSE2 are part of the x86-64 baseline, so every x86-64 CPU runs these.
+    unsafe {
+        let top = _mm_set1_epi32(top);
+        let low = _mm_set_epi32(group[3], group[2], group[1], group[0]);
+        let high = _mm_set_epi32(group[7], group[6], group[5], group[4]);
+        let low = _mm_movemask_ps(_mm_castsi128_ps(_mm_cmpeq_epi32(low, top)));
+        let high = _mm_movemask_ps(_mm_castsi128_ps(_mm_cmpeq_epi32(high, top)));
+        (low | high << 4) as u32
+    }
+}
+
+#[cfg(not(target_arch = "x86_64"))]
+#[inline(always)]
+fn matches(group: &[i32], top: i32) -> u32 {
+    let mut mask = 0;
+    for (j, &s) in group[..LANES].iter().enumerate() {
+        mask |= u32::from(s == top) << j;
+    }
+    mask
+}
+
 /// Whether the capture `m` loses material by SEE (kept out of line: [`pick`] is inlined in
 /// every move loop).
 #[inline(never)]
 fn loses_exchange(pos: &Chess, m: Move) -> bool {
-    !exchange_cannot_lose(m) && see(pos, m) < 0
+    !exchange_cannot_lose(m) && !see_at_least(pos, m, 0)
 }
 
 /// What it takes to give check in one position, computed once so that testing each move is
@@ -424,6 +495,8 @@ mod tests {
                     }
                 })
                 .collect();
+            scores.resize(moves.len() + LANES - 1, 0);
+            pad_scores(&mut scores, moves.len());
             let picked: Vec<(Move, i32)> = (0..moves.len())
                 .map(|i| pick(&p, &mut lazy_moves, &mut scores, i))
                 .collect();

@@ -4,8 +4,10 @@
 use shakmaty::{Bitboard, Chess, Color, MoveList, Position, Rank, Role};
 
 use super::draw::is_fifty_move_draw;
-use super::movegen::{has_legal_move, tactical_moves, tactical_moves_and_checks};
-use super::ordering::{CheckInfo, is_bad_capture_score, pick, provisional_capture_score};
+use super::movegen::{evasions, has_legal_move, tactical_moves, tactical_moves_and_checks};
+use super::ordering::{
+    CheckInfo, is_bad_capture_score, pad_scores, pick, provisional_capture_score,
+};
 use super::position_key;
 use super::score::{DRAW, INFINITY, MAX_PLY, mated_in};
 use super::see::value;
@@ -66,7 +68,7 @@ impl Worker<'_> {
         // Filled in place: a move list is 2 KiB, and moving one is a copy.
         let mut moves = MoveList::new();
         if in_check {
-            moves = pos.legal_moves();
+            evasions(pos, &mut moves);
         } else if with_checks {
             let info = check_info.insert(CheckInfo::new(pos));
             tactical_moves_and_checks(pos, info, &mut moves);
@@ -87,6 +89,7 @@ impl Worker<'_> {
                 QUIET_CHECK
             };
         }
+        pad_scores(&mut self.scores[ply], moves.len());
 
         for index in 0..moves.len() {
             let (m, move_score) = pick(pos, &mut moves, &mut self.scores[ply], index);
@@ -97,7 +100,7 @@ impl Worker<'_> {
                     && if tactical {
                         is_bad_capture_score(move_score)
                     } else {
-                        super::see::see(pos, m) < 0
+                        !super::see::see_at_least(pos, m, 0)
                     }
                 {
                     continue;

@@ -13,11 +13,11 @@ use shakmaty::{CastlingMode, Chess, EnPassantMode, FromSetup, Move, MoveList, Po
 use super::draw::{KeyStack, is_fifty_move_draw};
 use super::eval_cache::EvalCache;
 use super::knobs::{Knobs, LmrTable};
-use super::movegen::legal_moves_not_in_check;
-use super::ordering::{CheckInfo, Heuristics, is_bad_capture_score, pick};
+use super::movegen::{evasions, legal_moves_not_in_check};
+use super::ordering::{CheckInfo, Heuristics, is_bad_capture_score, pad_scores, pick};
 use super::position_key;
 use super::score::{DRAW, INFINITY, MATE, MATE_BOUND, MAX_PLY, mated_in};
-use super::see::see;
+use super::see::see_at_least;
 use super::time::TimeManager;
 use super::tt::{Bound, PackedMove, TranspositionTable};
 use crate::eval::{Evaluator, PawnCache, PieceSquares};
@@ -228,7 +228,7 @@ impl Worker<'_> {
         // Filled in place: a move list is 2 KiB, and moving one is a copy.
         let mut moves = MoveList::new();
         if in_check {
-            moves = pos.legal_moves();
+            evasions(pos, &mut moves);
         } else {
             legal_moves_not_in_check(pos, &mut moves);
         }
@@ -243,6 +243,7 @@ impl Worker<'_> {
         }
         self.heuristics
             .score_moves(pos, &moves, &mut self.scores[ply], tt_move, ply);
+        pad_scores(&mut self.scores[ply], moves.len());
         self.heuristics.clear_killers(ply + 1);
 
         let mut best_score = -INFINITY;
@@ -289,7 +290,7 @@ impl Worker<'_> {
                 } else {
                     None
                 };
-                if threshold.is_some_and(|t| see(pos, m) < t) {
+                if threshold.is_some_and(|t| !see_at_least(pos, m, t)) {
                     continue;
                 }
             }
