@@ -134,34 +134,7 @@ pub(crate) fn evasions(pos: &Chess, moves: &mut MoveList) {
     let target = attacks::between(king, checker).with(checker);
     let pawns = board.pawns() & ours;
     let back_ranks = Bitboard::from_rank(Rank::First) | Bitboard::from_rank(Rank::Eighth);
-    let (west, east) = match us {
-        Color::White => (7, 9),
-        Color::Black => (-9, -7),
-    };
-    for (offset, file_mask) in [
-        (west, !Bitboard::from_file(shakmaty::File::A)),
-        (east, !Bitboard::from_file(shakmaty::File::H)),
-    ] {
-        let targets = (pawns & file_mask).shift(offset) & theirs & target;
-        for to in targets & !back_ranks {
-            let from = Square::new((i32::from(to) - offset) as u32);
-            if legal(from, to) {
-                moves.push(Move::Normal {
-                    role: Role::Pawn,
-                    from,
-                    capture: board.role_at(to),
-                    to,
-                    promotion: None,
-                });
-            }
-        }
-        for to in targets & back_ranks {
-            let from = Square::new((i32::from(to) - offset) as u32);
-            if legal(from, to) {
-                push_promotions(moves, from, to, board.role_at(to));
-            }
-        }
-    }
+    push_pawn_captures(moves, board, us, pawns, theirs & target, back_ranks, legal);
     let step_back = match us {
         Color::White => -8,
         Color::Black => 8,
@@ -273,34 +246,7 @@ fn generate(pos: &Chess, moves: &mut MoveList, quiets: Quiets<'_>) {
     let pawns = board.pawns() & ours;
     let back_ranks = Bitboard::from_rank(Rank::First) | Bitboard::from_rank(Rank::Eighth);
     // Captures towards the a-file, then towards the h-file (as shakmaty's generator).
-    let (west, east) = match us {
-        Color::White => (7, 9),
-        Color::Black => (-9, -7),
-    };
-    for (offset, file_mask) in [
-        (west, !Bitboard::from_file(shakmaty::File::A)),
-        (east, !Bitboard::from_file(shakmaty::File::H)),
-    ] {
-        let targets = (pawns & file_mask).shift(offset) & theirs;
-        for to in targets & !back_ranks {
-            let from = Square::new((i32::from(to) - offset) as u32);
-            if legal(from, to) {
-                moves.push(Move::Normal {
-                    role: Role::Pawn,
-                    from,
-                    capture: board.role_at(to),
-                    to,
-                    promotion: None,
-                });
-            }
-        }
-        for to in targets & back_ranks {
-            let from = Square::new((i32::from(to) - offset) as u32);
-            if legal(from, to) {
-                push_promotions(moves, from, to, board.role_at(to));
-            }
-        }
-    }
+    push_pawn_captures(moves, board, us, pawns, theirs, back_ranks, legal);
     let step_back = match us {
         Color::White => -8,
         Color::Black => 8,
@@ -419,6 +365,48 @@ fn castling_is_legal(pos: &Chess, king: Square, rook: Square, side: CastlingSide
     attacks::between(king, king_to)
         .into_iter()
         .all(|square| board.attacks_to(square, !us, lifted).is_empty())
+}
+
+/// Pawn captures of `targets` (promotions included), towards the a-file first, then towards
+/// the h-file, as shakmaty's generator orders them; `legal(from, to)` filters pinned pawns.
+#[inline(always)]
+fn push_pawn_captures(
+    moves: &mut MoveList,
+    board: &Board,
+    us: Color,
+    pawns: Bitboard,
+    targets: Bitboard,
+    back_ranks: Bitboard,
+    legal: impl Fn(Square, Square) -> bool,
+) {
+    let (west, east) = match us {
+        Color::White => (7, 9),
+        Color::Black => (-9, -7),
+    };
+    for (offset, file_mask) in [
+        (west, !Bitboard::from_file(shakmaty::File::A)),
+        (east, !Bitboard::from_file(shakmaty::File::H)),
+    ] {
+        let reached = (pawns & file_mask).shift(offset) & targets;
+        for to in reached & !back_ranks {
+            let from = Square::new((i32::from(to) - offset) as u32);
+            if legal(from, to) {
+                moves.push(Move::Normal {
+                    role: Role::Pawn,
+                    from,
+                    capture: board.role_at(to),
+                    to,
+                    promotion: None,
+                });
+            }
+        }
+        for to in reached & back_ranks {
+            let from = Square::new((i32::from(to) - offset) as u32);
+            if legal(from, to) {
+                push_promotions(moves, from, to, board.role_at(to));
+            }
+        }
+    }
 }
 
 fn push_quiet(moves: &mut MoveList, role: Role, from: Square, to: Square) {
