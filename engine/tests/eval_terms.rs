@@ -304,3 +304,55 @@ fn passer_coefficients() {
     let pos = from_fen("7k/8/4P3/3P4/8/8/4N3/3KR3 w - - 0 1");
     assert_eq!(coef(&pos, feature::ROOK_BEHIND_PASSER), 0);
 }
+
+#[test]
+fn king_activity_coefficients() {
+    // Kings e4 (centrality 6) and a8 (0). White's king: 2 to its f2 pawn, 3 to the black h7
+    // pawn. Black's king: 7 to its h7 pawn, 6 to f2.
+    let pos = from_fen("k7/7p/8/8/4K3/8/5P2/8 w - - 0 1");
+    assert_eq!(coef(&pos, feature::KING_CENTER), 6);
+    assert_eq!(coef(&pos, feature::KING_OWN_PAWN_DISTANCE), 2 - 7);
+    assert_eq!(coef(&pos, feature::KING_ENEMY_PAWN_DISTANCE), 3 - 6);
+    // Bare kings: a dead draw, no features.
+    let pos = from_fen("8/6k1/8/8/8/2K5/8/8 w - - 0 1");
+    assert_eq!(coef(&pos, feature::KING_CENTER), 0);
+    // Kings c3 (6 - 1 - 1 = 4) and g7 (6 - 2 - 2 = 2), each next to its own pawn.
+    let pos = from_fen("8/6k1/6p1/8/8/2K5/2P5/8 w - - 0 1");
+    assert_eq!(coef(&pos, feature::KING_CENTER), 4 - 2);
+    assert_eq!(coef(&pos, feature::KING_OWN_PAWN_DISTANCE), 1 - 1);
+    // c3 to g6: files 4, ranks 3 -> 4; g7 to c2: files 4, ranks 5 -> 5.
+    assert_eq!(coef(&pos, feature::KING_ENEMY_PAWN_DISTANCE), 4 - 5);
+}
+
+#[test]
+fn outpost_and_seventh_rank_coefficients() {
+    // (The h- and a-file pawns keep these out of the K+piece vs K rules.)
+    // White knight d5 backed by the e4 pawn, no black pawn on the c or e files ahead of it:
+    // an outpost. A black pawn on c7 could drive it away.
+    let pos = from_fen("4k3/8/7p/3N4/4P3/8/8/4K3 w - - 0 1");
+    assert_eq!(coef(&pos, feature::KNIGHT_OUTPOST), 1);
+    let pos = from_fen("4k3/2p5/7p/3N4/4P3/8/8/4K3 w - - 0 1");
+    assert_eq!(coef(&pos, feature::KNIGHT_OUTPOST), 0);
+    // Without the supporting pawn, or on the third rank: no outpost.
+    let pos = from_fen("4k3/8/7p/3N4/8/8/7P/4K3 w - - 0 1");
+    assert_eq!(coef(&pos, feature::KNIGHT_OUTPOST), 0);
+    let pos = from_fen("4k3/8/7p/8/8/3N4/4P3/4K3 w - - 0 1");
+    assert_eq!(coef(&pos, feature::KNIGHT_OUTPOST), 0);
+    // A black bishop on e4 backed by the d5 pawn, no white pawn on the d or f files below;
+    // then an f2 pawn that can reach f3.
+    let pos = from_fen("4k3/8/8/3p4/4b3/8/P7/4K3 w - - 0 1");
+    assert_eq!(coef(&pos, feature::BISHOP_OUTPOST), -1);
+    let pos = from_fen("4k3/8/8/3p4/4b3/8/P4P2/4K3 w - - 0 1");
+    assert_eq!(coef(&pos, feature::BISHOP_OUTPOST), 0);
+    // White rook on the seventh with the black king on the eighth; then with the king on the
+    // sixth but a black pawn on the seventh; then neither.
+    let pos = from_fen("4k3/R7/8/7p/8/8/8/4K3 w - - 0 1");
+    assert_eq!(coef(&pos, feature::ROOK_ON_SEVENTH), 1);
+    let pos = from_fen("8/R6p/4k3/8/8/8/8/4K3 w - - 0 1");
+    assert_eq!(coef(&pos, feature::ROOK_ON_SEVENTH), 1);
+    let pos = from_fen("8/R7/4k3/7p/8/8/8/4K3 w - - 0 1");
+    assert_eq!(coef(&pos, feature::ROOK_ON_SEVENTH), 0);
+    // A black queen on White's second rank with the white king on the first.
+    let pos = from_fen("4k3/8/8/8/7P/8/q7/4K3 w - - 0 1");
+    assert_eq!(coef(&pos, feature::QUEEN_ON_SEVENTH), -1);
+}

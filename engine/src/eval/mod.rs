@@ -14,16 +14,20 @@
 //! isolated, supported passers), `pieces` (mobility, bishop pair, rook files, attacks on the
 //! king zone), `king` (shelter, open files), `threats` (pieces attacked by pawns or minors,
 //! hanging pieces), `passers` (kings and passed pawns, free, unstoppable passers, rooks behind
-//! them), `mating` (K+piece vs K, dead draws). The side to move gets the
-//! tempo feature (+1 if White is to move, −1 if Black).
+//! them), `king_activity` (endgame king centralisation and nearness to the pawns),
+//! `outposts` (knight and bishop outposts, rooks and queens on the seventh), `mating`
+//! (K+piece vs K, dead draws). The side to move gets the tempo feature (+1 if White is to
+//! move, −1 if Black).
 //!
 //! Pawnless positions where neither side can force mate (KK, KNK, KBK, KNNK, KBKB, ...) report
 //! no features and evaluate to 0.
 
 mod incremental;
 mod king;
+mod king_activity;
 mod material;
 mod mating;
+mod outposts;
 mod passers;
 mod pawn_cache;
 mod pawns;
@@ -96,10 +100,12 @@ pub fn extract<S: Sink>(pos: &Chess, sink: &mut S) {
         let own_pawn_attacks = pawn_attacks[color as usize];
         attacks[color as usize] = threats::Attacks::new(board, color, own_pawn_attacks, pieces);
         king::king_pawns(board, color, sink);
+        king_activity::king_activity(board, color, sink);
     }
     for color in Color::ALL {
         let (ours, theirs) = (&attacks[color as usize], &attacks[!color as usize]);
         threats::threats(board, color, ours, theirs, sink);
+        outposts::outposts(board, color, ours, sink);
         let passed = passed[color as usize];
         passers::passers(board, color, pos.turn(), passed, theirs, sink);
     }

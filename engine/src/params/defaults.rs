@@ -179,6 +179,7 @@ const PASSED_PAWN_WEIGHTS: [(i32, i32); 6] =
 
 /// Default `(mg, eg)` weights of tapered feature `f`.
 pub fn tapered(f: FeatureId) -> (i32, i32) {
+    use feature::{BISHOP_OUTPOST, KNIGHT_OUTPOST, QUEEN_ON_SEVENTH, ROOK_ON_SEVENTH};
     use feature::{
         BISHOP_PAIR, DOUBLED_PAWN, ISOLATED_PAWN, KING_ATTACK, KING_OPEN_FILE, KING_SHELTER,
         MATERIAL, MOBILITY_BISHOP, MOBILITY_KNIGHT, MOBILITY_QUEEN, MOBILITY_ROOK, PASSED_PAWN,
@@ -189,6 +190,7 @@ pub fn tapered(f: FeatureId) -> (i32, i32) {
         UNSTOPPABLE_PASSER,
     };
     use feature::{HANGING, THREAT_BY_MINOR, THREAT_BY_PAWN};
+    use feature::{KING_CENTER, KING_ENEMY_PAWN_DISTANCE, KING_OWN_PAWN_DISTANCE};
     match f {
         _ if f < PST => (MATERIAL_MG[f - MATERIAL], MATERIAL_EG[f - MATERIAL]),
         _ if f < MOBILITY_KNIGHT => {
@@ -225,6 +227,17 @@ pub fn tapered(f: FeatureId) -> (i32, i32) {
         UNSTOPPABLE_PASSER => (0, 150),
         SUPPORTED_PASSER => (5, 12),
         ROOK_BEHIND_PASSER => (5, 15),
+        // King activity, endgame only: per step of centrality (0..=6, on top of the king's
+        // endgame table), and per step of distance to each pawn.
+        KING_CENTER => (0, 4),
+        KING_OWN_PAWN_DISTANCE => (0, -2),
+        KING_ENEMY_PAWN_DISTANCE => (0, -3),
+        // Outposts pay most for knights, which need a safe square to be worth their bishop;
+        // the seventh rank most in the endgame, where the pawns there are targets.
+        KNIGHT_OUTPOST => (25, 15),
+        BISHOP_OUTPOST => (12, 8),
+        ROOK_ON_SEVENTH => (10, 25),
+        QUEEN_ON_SEVENTH => (5, 15),
         _ => (0, 0),
     }
 }

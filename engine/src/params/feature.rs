@@ -69,8 +69,25 @@ pub const UNSTOPPABLE_PASSER: FeatureId = FREE_PASSER + 1;
 pub const SUPPORTED_PASSER: FeatureId = UNSTOPPABLE_PASSER + 1;
 /// Own rooks behind an own passed pawn on its file, nothing in between, counted.
 pub const ROOK_BEHIND_PASSER: FeatureId = SUPPORTED_PASSER + 1;
+/// The king's closeness to the centre: 6 on d4..e5 down to 0 in a corner (6 minus files plus
+/// ranks to the nearest centre square).
+pub const KING_CENTER: FeatureId = ROOK_BEHIND_PASSER + 1;
+/// The king's distances (Chebyshev) to each own pawn, summed.
+pub const KING_OWN_PAWN_DISTANCE: FeatureId = KING_CENTER + 1;
+/// The king's distances to each enemy pawn, summed.
+pub const KING_ENEMY_PAWN_DISTANCE: FeatureId = KING_OWN_PAWN_DISTANCE + 1;
+/// Knights on their fourth to sixth rank, defended by an own pawn, that no enemy pawn can
+/// attack any more (none left on the neighbouring files ahead), counted.
+pub const KNIGHT_OUTPOST: FeatureId = KING_ENEMY_PAWN_DISTANCE + 1;
+/// Bishops on such outposts, counted.
+pub const BISHOP_OUTPOST: FeatureId = KNIGHT_OUTPOST + 1;
+/// Rooks on their seventh rank when enemy pawns stand there or the enemy king is on the
+/// eighth, counted.
+pub const ROOK_ON_SEVENTH: FeatureId = BISHOP_OUTPOST + 1;
+/// Queens on their seventh rank under the same condition, counted.
+pub const QUEEN_ON_SEVENTH: FeatureId = ROOK_ON_SEVENTH + 1;
 /// Number of tapered features (two parameters each).
-pub const TAPERED_FEATURES: usize = ROOK_BEHIND_PASSER + 1;
+pub const TAPERED_FEATURES: usize = QUEEN_ON_SEVENTH + 1;
 
 /// K+piece vs K without pawns: weight per step the winning king is closer than 7 to the losing
 /// king (Chebyshev distance), so the winner brings its king over.
@@ -126,6 +143,13 @@ pub fn name(f: FeatureId) -> String {
         UNSTOPPABLE_PASSER => "unstoppable_passer".into(),
         SUPPORTED_PASSER => "supported_passer".into(),
         ROOK_BEHIND_PASSER => "rook_behind_passer".into(),
+        KING_CENTER => "king_center".into(),
+        KING_OWN_PAWN_DISTANCE => "king_own_pawn_distance".into(),
+        KING_ENEMY_PAWN_DISTANCE => "king_enemy_pawn_distance".into(),
+        KNIGHT_OUTPOST => "knight_outpost".into(),
+        BISHOP_OUTPOST => "bishop_outpost".into(),
+        ROOK_ON_SEVENTH => "rook_on_seventh".into(),
+        QUEEN_ON_SEVENTH => "queen_on_seventh".into(),
         KING_DISTANCE => "king_distance_factor".into(),
         _ if f < BN_MATE_CORNER => block(MATE_EDGE, "mate_edge"),
         BN_MATE_CORNER => "bn_mate_corner".into(),
