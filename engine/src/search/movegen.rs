@@ -165,12 +165,7 @@ pub(crate) fn evasions(pos: &Chess, moves: &mut MoveList) {
 
     for role in [Role::Knight, Role::Bishop, Role::Rook, Role::Queen] {
         for from in board.by_role(role) & ours {
-            let reach = match role {
-                Role::Knight => attacks::knight_attacks(from),
-                Role::Bishop => attacks::bishop_attacks(from, occupied),
-                Role::Rook => attacks::rook_attacks(from, occupied),
-                _ => attacks::queen_attacks(from, occupied),
-            };
+            let reach = piece_reach(role, from, occupied);
             for to in reach & target {
                 if legal(from, to) {
                     moves.push(Move::Normal {
@@ -281,12 +276,7 @@ fn generate(pos: &Chess, moves: &mut MoveList, quiets: Quiets<'_>) {
 
     for role in [Role::Knight, Role::Bishop, Role::Rook, Role::Queen] {
         for from in board.by_role(role) & ours {
-            let reach = match role {
-                Role::Knight => attacks::knight_attacks(from),
-                Role::Bishop => attacks::bishop_attacks(from, occupied),
-                Role::Rook => attacks::rook_attacks(from, occupied),
-                _ => attacks::queen_attacks(from, occupied),
-            };
+            let reach = piece_reach(role, from, occupied);
             for to in reach & (theirs | quiets.targets(role, from, empty)) {
                 if legal(from, to) {
                     moves.push(Move::Normal {
@@ -365,6 +355,17 @@ fn castling_is_legal(pos: &Chess, king: Square, rook: Square, side: CastlingSide
     attacks::between(king, king_to)
         .into_iter()
         .all(|square| board.attacks_to(square, !us, lifted).is_empty())
+}
+
+/// The squares a knight, bishop, rook or queen on `from` attacks (`role` is one of those).
+#[inline(always)]
+fn piece_reach(role: Role, from: Square, occupied: Bitboard) -> Bitboard {
+    match role {
+        Role::Knight => attacks::knight_attacks(from),
+        Role::Bishop => attacks::bishop_attacks(from, occupied),
+        Role::Rook => attacks::rook_attacks(from, occupied),
+        _ => attacks::queen_attacks(from, occupied),
+    }
 }
 
 /// Pawn captures of `targets` (promotions included), towards the a-file first, then towards
