@@ -175,6 +175,11 @@ struct BenchPairs(Vec<PairGames>);
 
 impl BenchPairs {
     fn new() -> Result<BenchPairs, StoreError> {
+        if real_games().is_empty() {
+            return Err(StoreError::Invalid(
+                "the benchmark's games (harness/src/store/bench_games.json) did not parse".into(),
+            ));
+        }
         real_games()
             .iter()
             .map(PairGames::compress)
@@ -363,4 +368,32 @@ fn quantile(v: &mut [Duration], q: f64) -> Duration {
     v.sort_unstable();
     let rank = ((q * v.len() as f64).ceil() as usize).clamp(1, v.len());
     v[rank - 1]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fake_pairs_carry_real_games_renumbered_as_their_own() {
+        assert_eq!(
+            real_games().len(),
+            4,
+            "bench_games.json holds four real pairs"
+        );
+        let games = fake_pair(5).games.decompress().unwrap();
+        let numbers: Vec<u64> = games
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|g| g["row"]["game"].as_u64().unwrap())
+            .collect();
+        assert_eq!(numbers, [10, 11]);
+        assert!(games[0]["pgn"].as_str().unwrap().contains("[Event"));
+        let pairs = BenchPairs::new().unwrap();
+        assert!(
+            pairs.pair(5).games.as_bytes().len() > 1500,
+            "deflated real games"
+        );
+    }
 }
