@@ -507,7 +507,9 @@ fn workers_keep_going_through_a_server_restart() {
         server.start_again();
         handles.into_iter().map(|h| h.join().unwrap()).sum()
     });
-    assert_eq!(inserted, pairs);
+    // A commit that went through while the restart cut its reply is retried and then stores
+    // nothing new, so the workers' own tally may fall short; the store's may not.
+    assert!(inserted <= pairs, "{inserted} of {pairs}");
     let mut store = Store::connect(&url).unwrap();
     let report = store.report(id).unwrap();
     assert_eq!(report.test.status, TestStatus::Finished);
