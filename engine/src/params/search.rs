@@ -192,6 +192,22 @@ search_params! {
     LMP_DEPTH lmp_depth: i32 = 3, [1, 32], c_end 1.0, r_end 0.002;
     /// Late-move pruning: moves always tried, before depth². Useful within 0..12: c_end 1.
     LMP_BASE lmp_base: i32 = 3, [0, 64], c_end 1.0, r_end 0.002;
+    /// Time management with a clock: the soft deadline (no new iteration after it) grows
+    /// while the best move changes or the score falls, and shrinks once the best move has
+    /// stayed the same for several iterations. No effect on `movetime`, `nodes` or `depth`.
+    TIME_STABILITY time_stability: bool = false, [0, 1], c_end 0.5, r_end 0.002;
+    /// Soft deadline, in percent of the clock's share, right after the best move changed.
+    /// Useful within 100..250: c_end 10.
+    TIME_UNSTABLE_PERCENT time_unstable_percent: i32 = 150, [50, 400], c_end 10.0, r_end 0.002;
+    /// Soft deadline, in percent of the clock's share, once the best move has stayed the same
+    /// for `time_stable_iterations` iterations. Useful within 40..100: c_end 5.
+    TIME_STABLE_PERCENT time_stable_percent: i32 = 65, [10, 200], c_end 5.0, r_end 0.002;
+    /// Iterations with the same best move after which it counts as fully stable (the
+    /// percentage moves linearly from unstable to stable). Useful within 2..10: c_end 1.
+    TIME_STABLE_ITERATIONS time_stable_iterations: i32 = 6, [1, 30], c_end 1.0, r_end 0.002;
+    /// Extra soft deadline, in percent, when the score fell by 100 cp or more since the last
+    /// iteration (proportionally less for smaller falls). Useful within 0..150: c_end 10.
+    TIME_SCORE_DROP_PERCENT time_score_drop_percent: i32 = 60, [0, 400], c_end 10.0, r_end 0.002;
 }
 
 #[cfg(test)]

@@ -31,7 +31,7 @@ use eval_cache::EvalCache;
 use knobs::{Knobs, LmrTable};
 use ordering::Heuristics;
 use score::{INFINITY, MATE_BOUND, MAX_PLY, to_score};
-use time::TimeManager;
+use time::{SoftScale, TimeManager};
 use tt::TranspositionTable;
 use worker::Worker;
 
@@ -267,8 +267,11 @@ impl Searcher {
 
         let mut worker = self.worker(stop, only, time, node_limit);
         let mut previous: i32 = 0;
+        let mut soft_scale = SoftScale::default();
+        let mut soft_percent = 100;
         for depth in 1..=max_depth {
-            if depth > 1 && (stop.load(Ordering::Relaxed) || time.soft_expired()) {
+            if depth > 1 && (stop.load(Ordering::Relaxed) || time.soft_expired_scaled(soft_percent))
+            {
                 break;
             }
             let mut delta = aspiration;
@@ -316,6 +319,9 @@ impl Searcher {
                 break;
             }
             result.best_move = line.first().copied();
+            if let Some(best) = result.best_move {
+                soft_percent = soft_scale.update(worker.knobs, best, score);
+            }
             result.pv = line.to_vec();
             result.score = to_score(score);
             result.depth = depth as u32;

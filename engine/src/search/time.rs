@@ -2,9 +2,10 @@
 
 use std::time::{Duration, Instant};
 
-use shakmaty::Color;
+use shakmaty::{Color, Move};
 
 use super::Limits;
+use super::knobs::Knobs;
 
 /// Safety margin for the GUI's and the operating system's delays.
 const OVERHEAD: Duration = Duration::from_millis(15);
@@ -19,6 +20,9 @@ pub(crate) struct TimeManager {
     soft: Option<Duration>,
     /// Abort the search at this time.
     hard: Option<Duration>,
+    /// Whether `soft` is the clock's share (then [`SoftScale`] may move it); with `movetime`
+    /// the soft deadline is the given time and stays.
+    scalable: bool,
 }
 
 impl TimeManager {
@@ -56,7 +60,13 @@ impl TimeManager {
             soft = None;
             hard = None;
         }
-        TimeManager { start, soft, hard }
+        let scalable = soft.is_some() && limits.movetime.is_none();
+        TimeManager {
+            start,
+            soft,
+            hard,
+            scalable,
+        }
     }
 
     pub(crate) fn elapsed(&self) -> Duration {
@@ -68,15 +78,144 @@ impl TimeManager {
         self.soft.is_some_and(|s| self.elapsed() >= s)
     }
 
+    /// Whether the time for starting another iteration is over, the clock's soft deadline
+    /// scaled to `percent` (never beyond the hard one).
+    pub(crate) fn soft_expired_scaled(&self, percent: u32) -> bool {
+        if !self.scalable {
+            return self.soft_expired();
+        }
+        self.soft.is_some_and(|s| {
+            let scaled = s * percent / 100;
+            self.elapsed() >= self.hard.map_or(scaled, |h| scaled.min(h))
+        })
+    }
+
     pub(crate) fn hard_expired(&self) -> bool {
         self.hard.is_some_and(|h| self.elapsed() >= h)
+    }
+}
+
+/// The soft deadline's scale from how the iterations went: the best move's stability and the
+/// score's fall (the `time_*` knobs).
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct SoftScale {
+    best: Option<Move>,
+    /// Completed iterations since the best move last changed.
+    stable: i32,
+    score: Option<i32>,
+}
+
+impl SoftScale {
+    /// Takes a completed iteration's best move and score (centipawns, mover's view) and
+    /// returns the soft deadline's scale in percent.
+    pub(crate) fn update(&mut self, knobs: &Knobs, best: Move, score: i32) -> u32 {
+        if !knobs.time_stability {
+            return 100;
+        }
+        if self.best == Some(best) {
+            self.stable += 1;
+        } else {
+            self.best = Some(best);
+            self.stable = 0;
+        }
+        let full = knobs.time_stable_iterations.max(1);
+        let (unstable, stable) = (knobs.time_unstable_percent, knobs.time_stable_percent);
+        let stability = unstable - (unstable - stable) * self.stable.min(full) / full;
+        // Mate scores are not a fall in centipawns: clamp the change to 100 cp.
+        let fall = self
+            .score
+            .map_or(0, |previous| (previous - score).clamp(0, 100));
+        self.score = Some(score);
+        let extra = 100 + knobs.time_score_drop_percent * fall / 100;
+        (stability.max(1) * extra / 100).max(1) as u32
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::params::Params;
+    use crate::params::search::TIME_STABILITY;
     use crate::search::Clock;
+    use shakmaty::Role;
+    use shakmaty::Square;
+
+    fn quiet(from: Square, to: Square) -> Move {
+        Move::Normal {
+            role: Role::Knight,
+            from,
+            capture: None,
+            to,
+            promotion: None,
+        }
+    }
+
+    fn knobs(stability: bool) -> Knobs {
+        let mut params = Params::default();
+        params.set(TIME_STABILITY, i64::from(stability)).unwrap();
+        Knobs::new(&params)
+    }
+
+    #[test]
+    fn soft_deadline_shrinks_with_a_stable_best_move_and_grows_when_it_changes_or_the_score_falls()
+    {
+        let knobs = knobs(true);
+        let (a, b) = (quiet(Square::G1, Square::F3), quiet(Square::B1, Square::C3));
+        let mut scale = SoftScale::default();
+        assert_eq!(
+            scale.update(&knobs, a, 20),
+            150,
+            "a new best move: unstable"
+        );
+        let mut last = 150;
+        for _ in 0..6 {
+            let now = scale.update(&knobs, a, 20);
+            assert!(now < last, "{now} after {last}");
+            last = now;
+        }
+        assert_eq!(last, 65, "stable for six iterations");
+        assert_eq!(scale.update(&knobs, a, 20), 65, "stays at the floor");
+        assert_eq!(scale.update(&knobs, b, 20), 150, "the best move changed");
+        let mut fall = SoftScale::default();
+        fall.update(&knobs, a, 50);
+        assert_eq!(fall.update(&knobs, a, -50), (150 - 85 / 6) * 160 / 100);
+        assert_eq!(
+            SoftScale::default().update(&self::knobs(false), a, 0),
+            100,
+            "switched off: the clock's share as it was"
+        );
+    }
+
+    #[test]
+    fn only_the_clocks_soft_deadline_is_scaled() {
+        let now = Instant::now();
+        let clock = Limits {
+            clock: Some(Clock {
+                white_time: Duration::from_secs(10),
+                black_time: Duration::from_secs(10),
+                white_increment: Duration::ZERO,
+                black_increment: Duration::ZERO,
+                moves_to_go: None,
+            }),
+            ..Limits::default()
+        };
+        let started_long_ago = now - Duration::from_millis(300);
+        let manager = TimeManager::new(&clock, Color::White, started_long_ago);
+        // soft = 0.6 · (10 s − 15 ms) / 25 ≈ 240 ms: 300 ms is past it, not past 150 % of it.
+        assert!(manager.soft_expired_scaled(100));
+        assert!(!manager.soft_expired_scaled(150));
+        let movetime = Limits {
+            movetime: Some(Duration::from_millis(250)),
+            ..clock
+        };
+        let manager = TimeManager::new(&movetime, Color::White, started_long_ago);
+        assert!(
+            manager.soft_expired_scaled(150),
+            "movetime is not stretched"
+        );
+        let manager = TimeManager::new(&movetime, Color::White, now);
+        assert!(!manager.soft_expired_scaled(10), "nor shortened");
+    }
 
     #[test]
     fn clock_budget_is_a_fraction_of_the_remaining_time() {
