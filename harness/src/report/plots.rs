@@ -99,14 +99,13 @@ pub fn llr_plot(runs: &[RunLine], bounds: Option<(f64, f64)>) -> anyhow::Result<
     let pad = 0.08 * (hi - lo).max(0.5);
     let x_max = max_games(runs).max(2) as f64;
     svg(|root| {
-        let mut chart = ChartBuilder::on(root)
-            .caption(title, caption_style())
-            .margin(12)
-            .x_label_area_size(36)
-            .y_label_area_size(48)
-            .build_cartesian_2d(0.0..x_max, (lo - pad)..(hi + pad))
-            .map_err(plot_error)?;
-        mesh(&mut chart, "games", "LLR")?;
+        let mut chart = titled_chart(
+            root,
+            title,
+            0.0..x_max,
+            (lo - pad)..(hi + pad),
+            ("games", "LLR"),
+        )?;
         if let Some((lower, upper)) = bounds {
             for (value, colour, name) in [(upper, WIN, "accept H1"), (lower, LOSS, "accept H0")] {
                 chart
@@ -181,14 +180,7 @@ pub fn elo_plot(runs: &[RunLine]) -> anyhow::Result<String> {
     let (y_lo, y_hi) = (lo - pad, hi + pad);
     let clip = |v: f64| v.clamp(y_lo, y_hi);
     svg(|root| {
-        let mut chart = ChartBuilder::on(root)
-            .caption(title, caption_style())
-            .margin(12)
-            .x_label_area_size(36)
-            .y_label_area_size(48)
-            .build_cartesian_2d(0.0..x_max, y_lo..y_hi)
-            .map_err(plot_error)?;
-        mesh(&mut chart, "games", "Elo")?;
+        let mut chart = titled_chart(root, title, 0.0..x_max, y_lo..y_hi, ("games", "Elo"))?;
         chart
             .draw_series(LineSeries::new(
                 [(0.0, 0.0), (x_max, 0.0)],
@@ -362,14 +354,13 @@ pub fn length_histogram(bins: &[LengthBin]) -> anyhow::Result<String> {
         .unwrap_or(1)
         .max(1) as f64;
     svg(|root| {
-        let mut chart = ChartBuilder::on(root)
-            .caption(title, caption_style())
-            .margin(12)
-            .x_label_area_size(36)
-            .y_label_area_size(48)
-            .build_cartesian_2d(0.0..x_max, 0.0..y_max * 1.08)
-            .map_err(plot_error)?;
-        mesh(&mut chart, "moves", "games")?;
+        let mut chart = titled_chart(
+            root,
+            title,
+            0.0..x_max,
+            0.0..y_max * 1.08,
+            ("moves", "games"),
+        )?;
         for (which, colour, name) in [(0, PALETTE[0], "decisive"), (1, DRAW, "draw")] {
             let bars = bins.iter().map(|b| {
                 let (bottom, top) = if which == 0 {
@@ -423,14 +414,13 @@ pub fn length_overlay(runs: &[(&str, &[LengthBin])]) -> anyhow::Result<String> {
         return empty_plot(title, "no games");
     }
     svg(|root| {
-        let mut chart = ChartBuilder::on(root)
-            .caption(title, caption_style())
-            .margin(12)
-            .x_label_area_size(36)
-            .y_label_area_size(48)
-            .build_cartesian_2d(0.0..x_max * 1.05, 0.0..y_max * 1.1)
-            .map_err(plot_error)?;
-        mesh(&mut chart, "moves", "% of games")?;
+        let mut chart = titled_chart(
+            root,
+            title,
+            0.0..x_max * 1.05,
+            0.0..y_max * 1.1,
+            ("moves", "% of games"),
+        )?;
         for (i, ((label, _), line)) in runs.iter().zip(lines).enumerate() {
             let colour = PALETTE[i % PALETTE.len()];
             chart
@@ -493,14 +483,7 @@ pub fn effort_histogram(engines: &[EngineEffort], measure: Effort) -> anyhow::Re
         .collect();
     let y_max = counts.iter().flatten().copied().max().unwrap_or(1).max(1) as f64;
     svg(|root| {
-        let mut chart = ChartBuilder::on(root)
-            .caption(title, caption_style())
-            .margin(12)
-            .x_label_area_size(36)
-            .y_label_area_size(48)
-            .build_cartesian_2d(lo..hi, 0.0..y_max * 1.08)
-            .map_err(plot_error)?;
-        mesh(&mut chart, unit, "games")?;
+        let mut chart = titled_chart(root, title, lo..hi, 0.0..y_max * 1.08, (unit, "games"))?;
         for (i, (engine, c)) in engines.iter().zip(&counts).enumerate() {
             let colour = PALETTE[i % PALETTE.len()];
             let bars = c.iter().enumerate().filter(|(_, n)| **n > 0).map(|(b, n)| {
@@ -549,14 +532,13 @@ pub fn spsa_trajectories(params: &[Trajectory]) -> anyhow::Result<String> {
         return empty_plot(title, "no iteration applied yet");
     }
     svg(|root| {
-        let mut chart = ChartBuilder::on(root)
-            .caption(title, caption_style())
-            .margin(12)
-            .x_label_area_size(36)
-            .y_label_area_size(48)
-            .build_cartesian_2d(0.0..x_max, -0.02..1.02)
-            .map_err(plot_error)?;
-        mesh(&mut chart, "iteration", "(θ − min) / (max − min)")?;
+        let mut chart = titled_chart(
+            root,
+            title,
+            0.0..x_max,
+            -0.02..1.02,
+            ("iteration", "(θ − min) / (max − min)"),
+        )?;
         for (i, param) in params.iter().enumerate() {
             let colour = PALETTE[i % PALETTE.len()];
             let span = (param.max - param.min).max(f64::MIN_POSITIVE);
@@ -576,6 +558,26 @@ pub fn spsa_trajectories(params: &[Trajectory]) -> anyhow::Result<String> {
         // goes where lines are rarest.
         legend(&mut chart, SeriesLabelPosition::MiddleRight)
     })
+}
+
+/// A chart of the common layout: the title, margins, axis areas and the mesh with the axes'
+/// names (`x`, `y`).
+fn titled_chart<'a, 'b>(
+    root: &'a DrawingArea<SVGBackend<'b>, Shift>,
+    title: &str,
+    x: std::ops::Range<f64>,
+    y: std::ops::Range<f64>,
+    (x_name, y_name): (&str, &str),
+) -> anyhow::Result<Chart<'a, 'b>> {
+    let mut chart = ChartBuilder::on(root)
+        .caption(title, caption_style())
+        .margin(12)
+        .x_label_area_size(36)
+        .y_label_area_size(48)
+        .build_cartesian_2d(x, y)
+        .map_err(plot_error)?;
+    mesh(&mut chart, x_name, y_name)?;
+    Ok(chart)
 }
 
 fn mesh(chart: &mut Chart, x: &str, y: &str) -> anyhow::Result<()> {
