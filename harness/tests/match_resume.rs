@@ -202,3 +202,46 @@ fn sigkill_and_sigint_then_resume() {
         assert_eq!(summary[key], reference_summary[key], "{key}");
     }
 }
+
+#[test]
+fn a_finished_match_grows_to_more_games_with_the_same_first_games() {
+    let args = args_with_book();
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let (sixteen, _) = config(&args);
+    let mut eight = sixteen.clone();
+    eight.games = 8;
+    let tmp = tempdir();
+    let (full, grown) = (tmp.path().join("full"), tmp.path().join("grown"));
+    run_in_process(&sixteen, &full, false, None);
+    run_in_process(&eight, &grown, false, None);
+    assert_each_game_once(&grown, 8);
+    let last = run_in_process(&sixteen, &grown, true, None);
+    assert_each_game_once(&grown, 16);
+    assert_eq!(rows_without_times(&grown), rows_without_times(&full));
+    assert_eq!(last.board.games(), 16);
+    let saved = harness::runner::MatchConfig::load(&grown).unwrap();
+    assert_eq!(
+        saved.games, 16,
+        "the folder's configuration records the new count"
+    );
+
+    let stop = std::sync::atomic::AtomicBool::new(false);
+    let mut quiet = |_: &harness::runner::Event<'_>, _: &harness::scoreboard::Scoreboard| {
+        Ok(harness::runner::Control::Continue)
+    };
+    let err = harness::runner::run_match(
+        &eight,
+        &grown,
+        harness::runner::Start::Resume,
+        &stop,
+        &mut quiet,
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(
+        err.contains("--games 8")
+            && err.contains("already asks for 16")
+            && err.contains("at least 16"),
+        "{err}"
+    );
+}

@@ -18,7 +18,8 @@ use crate::{UsageError, usage_bail};
 #[command(after_help = "\
 Each value of --vary is added to the second --engine (renamed NAME-VALUE) and played as its \
 own match in OUT/KEY-VALUE/, with every other option as given. Running the same command again \
-continues the matches not finished. The table (Elo from the first engine's view, 95 % \
+continues the matches not finished; with a larger --games it extends each match (its first \
+games stay the same). The table (Elo from the first engine's view, 95 % \
 intervals; for a key ending in Elo, the performance rating) is printed and written to \
 OUT/gauntlet.md. Example: --engine name=ours --engine cmd=/usr/games/stockfish name=sf \
 option.UCI_LimitStrength=true --vary option.UCI_Elo=1800,2000,2200,2400,2600")]
@@ -143,10 +144,12 @@ fn legs(args: &GauntletArgs) -> anyhow::Result<(Vec<Leg>, PathBuf, String)> {
 }
 
 /// Whether two configurations play the same games (what may change between runs of the same
-/// gauntlet: concurrency, the command line, the report interval, the recorded book hash,
-/// which the runner checks itself).
+/// gauntlet: the number of games, concurrency, the command line, the report interval, the
+/// recorded book hash, which the runner checks itself).
 fn same_match(saved: &MatchConfig, new: &MatchConfig) -> bool {
     let mut new = new.clone();
+    // More games extend the match (the runner saves the new count); fewer are refused there.
+    new.games = saved.games;
     new.concurrency = saved.concurrency;
     new.command = saved.command.clone();
     new.report_every = saved.report_every;

@@ -60,9 +60,28 @@ fn match_to_run(args: &MatchCommandArgs) -> anyhow::Result<(MatchConfig, PathBuf
         config.concurrency = c;
     }
     let o = &args.options;
-    if !o.engine.is_empty() || o.games.is_some() || !o.sprt.is_empty() || !o.each.is_empty() {
+    if let Some(games) = o.games {
+        if games < config.games {
+            usage_bail!(
+                "--games {games}: the match in {} already asks for {} games; a resumed match \
+                 can only grow (give at least {})",
+                dir.display(),
+                config.games,
+                config.games
+            );
+        }
+        if games > config.games {
+            eprintln!(
+                "note: the match grows from {} to {games} games",
+                config.games
+            );
+            config.games = games;
+        }
+    }
+    if !o.engine.is_empty() || !o.sprt.is_empty() || !o.each.is_empty() {
         eprintln!(
-            "note: --resume uses the configuration saved in {}; other options are ignored",
+            "note: --resume uses the configuration saved in {} (--games may raise its game \
+             count, --concurrency may change); other options are ignored",
             dir.join("config.toml").display()
         );
     }

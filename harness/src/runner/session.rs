@@ -63,6 +63,30 @@ pub fn count_folder(
     Ok((board, found.cut_off))
 }
 
+/// A resumed match may ask for more games than its folder's configuration (the games of pair
+/// k depend only on the seed, k and the engines, so the first games stay what they were):
+/// the configuration is saved with the new count. Fewer games is an error.
+fn extend_saved_games(config: &MatchConfig, dir: &Path) -> anyhow::Result<()> {
+    let saved = MatchConfig::load(dir)?;
+    if config.games < saved.games {
+        return Err(UsageError(format!(
+            "--games {}: the match in {} already asks for {} games; a resumed match can only \
+             grow (give at least {})",
+            config.games,
+            dir.display(),
+            saved.games,
+            saved.games
+        ))
+        .into());
+    }
+    if config.games > saved.games {
+        let mut grown = saved;
+        grown.games = config.games;
+        grown.save(dir)?;
+    }
+    Ok(())
+}
+
 /// Plays (or with [`Start::Resume`] continues) `config`'s match in `dir`; `stop` interrupts
 /// cleanly. Every event goes to `listener` after the folder's files are written.
 pub fn run_match(
@@ -93,6 +117,9 @@ pub fn run_match(
             }
             _ => config.book_sha256 = Some(sha),
         }
+    }
+    if resume {
+        extend_saved_games(&config, dir)?;
     }
     let config = &config;
     let book = config
