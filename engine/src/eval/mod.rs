@@ -105,7 +105,7 @@ pub fn extract<S: Sink>(pos: &Chess, sink: &mut S) {
     for color in Color::ALL {
         let (ours, theirs) = (&attacks[color as usize], &attacks[!color as usize]);
         threats::threats(board, color, ours, theirs, sink);
-        outposts::outposts(board, color, ours, sink);
+        outposts::outposts(board, color, ours, theirs, sink);
         let passed = passed[color as usize];
         passers::passers(board, color, pos.turn(), passed, theirs, sink);
     }

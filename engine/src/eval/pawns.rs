@@ -36,7 +36,13 @@ pub(super) fn ranks_ahead(square: Square, color: Color) -> Bitboard {
 /// Squares attacked by the pawns of `color` (all at once, by shifting).
 #[inline]
 pub(super) fn pawn_attacks(board: &Board, color: Color) -> Bitboard {
-    let pawns = (board.pawns() & board.by_color(color)).0;
+    pawn_attacks_of(board.pawns() & board.by_color(color), color)
+}
+
+/// Squares attacked by `pawns`, pawns of `color`.
+#[inline]
+pub(super) fn pawn_attacks_of(pawns: Bitboard, color: Color) -> Bitboard {
+    let pawns = pawns.0;
     let not_a = !Bitboard::from_file(File::A).0;
     let not_h = !Bitboard::from_file(File::H).0;
     Bitboard(match color {
