@@ -24,9 +24,9 @@ struct Within([[u64; 8]; 64]);
 
 static WITHIN: Within = {
     let mut table = [[0u64; 8]; 64];
-    let mut from = 0;
+    let mut from: usize = 0;
     while from < 64 {
-        let mut to = 0;
+        let mut to: usize = 0;
         while to < 64 {
             let (df, dr) = (
                 (from % 8) as i32 - (to % 8) as i32,
@@ -39,7 +39,7 @@ static WITHIN: Within = {
             };
             let mut d = distance as usize;
             while d < 8 {
-                table[from][d] |= 1 << to;
+                table[from][d] |= 1u64 << to;
                 d += 1;
             }
             to += 1;
