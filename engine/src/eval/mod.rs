@@ -86,7 +86,7 @@ pub fn extract<S: Sink>(pos: &Chess, sink: &mut S) {
         return;
     }
     let mut attacks = [threats::Attacks::default(); 2];
-    let mut passed = [shakmaty::Bitboard::EMPTY; 2];
+    let passed = sink.pawns_and_kings(board);
     // Each side's pawn attacks, read by both sides' terms: computed once.
     let pawn_attacks = [Color::Black, Color::White].map(|c| pawns::pawn_attacks(board, c));
     for color in Color::ALL {
@@ -94,13 +94,10 @@ pub fn extract<S: Sink>(pos: &Chess, sink: &mut S) {
             material::material(board, color, sink);
             material::piece_squares(board, color, sink);
         }
-        passed[color as usize] = sink.pawn_structure(board, color);
         let enemy_pawn_attacks = pawn_attacks[!color as usize];
         let pieces = pieces::piece_activity(board, color, enemy_pawn_attacks, sink);
         let own_pawn_attacks = pawn_attacks[color as usize];
         attacks[color as usize] = threats::Attacks::new(board, color, own_pawn_attacks, pieces);
-        king::king_pawns(board, color, sink);
-        king_activity::king_activity(board, color, sink);
     }
     for color in Color::ALL {
         let (ours, theirs) = (&attacks[color as usize], &attacks[!color as usize]);
@@ -110,6 +107,26 @@ pub fn extract<S: Sink>(pos: &Chess, sink: &mut S) {
         passers::passers(board, color, pos.turn(), passed, theirs, sink);
     }
     sink.add(params::feature::TEMPO, sign(pos.turn()));
+}
+
+/// The terms that depend on the pawns alone (pawn structure, both sides) and on the pawns and
+/// one king (shelter, open files, king activity), reported to `sink`; returns the passed
+/// pawns (`[color]`). The pawn cache keeps their sums by pawn placement and king squares.
+#[inline(always)]
+fn pawns_and_king_terms<S: Sink>(board: &shakmaty::Board, sink: &mut S) -> [shakmaty::Bitboard; 2] {
+    let mut passed = [shakmaty::Bitboard::EMPTY; 2];
+    for color in Color::ALL {
+        passed[color as usize] = pawns::pawn_structure(board, color, sink);
+        king_terms(board, color, sink);
+    }
+    passed
+}
+
+/// `color`'s terms that read only the pawns and its king.
+#[inline(always)]
+fn king_terms<S: Sink>(board: &shakmaty::Board, color: Color, sink: &mut S) {
+    king::king_pawns(board, color, sink);
+    king_activity::king_activity(board, color, sink);
 }
 
 /// Evaluates positions with one parameter set.
