@@ -196,7 +196,7 @@ impl Evaluator {
         let sink = WeightSink::<false> {
             weights: &self.weights,
             sums: Packed::new(sums.mg, sums.eg),
-            pawns: pawns.map(|cache| cache.entry(pos.board(), &self.weights)),
+            pawns,
         };
         self.finish(pos, sink)
     }

@@ -79,7 +79,7 @@ impl PawnCache {
 
     /// The sums of [`super::pawns_and_king_terms`] and the passed pawns of `board`, computed
     /// with `weights` for what the slot does not hold.
-    #[inline]
+    #[inline(always)]
     pub(super) fn entry(&mut self, board: &Board, weights: &PackedWeights) -> PawnEntry {
         let white = board.pawns() & board.white();
         let black = board.pawns() & board.black();

@@ -5,6 +5,7 @@
 
 use shakmaty::{Bitboard, Board};
 
+use super::PawnCache;
 use crate::params::{FeatureId, TOTAL_FEATURES};
 
 /// Receives the features of a position, one `(feature, coefficient)` at a time. The same
@@ -87,8 +88,9 @@ pub(crate) struct WeightSink<'a, const PIECE_SQUARES: bool = true> {
     pub weights: &'a PackedWeights,
     /// The middlegame and endgame sums so far.
     pub sums: Packed,
-    /// The pawn structure's sums and passed pawns already known (from the pawn cache).
-    pub pawns: Option<PawnEntry>,
+    /// Where the pawn-structure and pawn-and-king sums are looked up, if anywhere (looked up
+    /// during the extraction, so that a miss is computed with popcnt too).
+    pub pawns: Option<&'a mut PawnCache>,
 }
 
 impl<const PIECE_SQUARES: bool> Sink for WeightSink<'_, PIECE_SQUARES> {
@@ -101,8 +103,9 @@ impl<const PIECE_SQUARES: bool> Sink for WeightSink<'_, PIECE_SQUARES> {
 
     #[inline(always)]
     fn pawns_and_kings(&mut self, board: &Board) -> [Bitboard; 2] {
-        match self.pawns {
-            Some(entry) => {
+        match self.pawns.as_deref_mut() {
+            Some(cache) => {
+                let entry = cache.entry(board, self.weights);
                 self.sums = self.sums.plus(entry.sums);
                 entry.passed
             }
