@@ -212,10 +212,27 @@ impl Evaluator {
         // baseline x86-64 target has no popcnt instruction: this copy, compiled with it, is
         // taken when the CPU has it (std caches the check).
         #[cfg(target_arch = "x86_64")]
-        if std::is_x86_feature_detected!("popcnt") {
-            // SAFETY: the CPU supports popcnt, checked just above.
-            return unsafe { self.finish_popcnt(pos, sink) };
+        {
+            if std::is_x86_feature_detected!("popcnt") {
+                // SAFETY: the CPU supports popcnt, checked just above.
+                return unsafe { self.finish_popcnt(pos, sink) };
+            }
+            self.finish_without_popcnt(pos, sink)
         }
+        #[cfg(not(target_arch = "x86_64"))]
+        self.finish_portable(pos, sink)
+    }
+
+    /// The evaluation on an x86-64 CPU without popcnt: out of line, so that its code does not
+    /// sit in the callers' hot code.
+    #[cfg(target_arch = "x86_64")]
+    #[cold]
+    #[inline(never)]
+    fn finish_without_popcnt<const PIECE_SQUARES: bool>(
+        &self,
+        pos: &Chess,
+        sink: WeightSink<'_, PIECE_SQUARES>,
+    ) -> i32 {
         self.finish_portable(pos, sink)
     }
 
