@@ -73,21 +73,15 @@ pub(super) fn king_activity<S: Sink>(board: &Board, color: Color, sink: &mut S) 
     };
     let s = sign(color);
     let center = centrality(king);
-    if center != 0 {
-        sink.add(feature::KING_CENTER, s * center);
-    }
+    sink.add(feature::KING_CENTER, s * center);
     let pawns = board.pawns();
     let (own, enemy) = distance_sums(
         king,
         pawns & board.by_color(color),
         pawns & board.by_color(!color),
     );
-    if own != 0 {
-        sink.add(feature::KING_OWN_PAWN_DISTANCE, s * own);
-    }
-    if enemy != 0 {
-        sink.add(feature::KING_ENEMY_PAWN_DISTANCE, s * enemy);
-    }
+    sink.add(feature::KING_OWN_PAWN_DISTANCE, s * own);
+    sink.add(feature::KING_ENEMY_PAWN_DISTANCE, s * enemy);
 }
 
 #[cfg(test)]

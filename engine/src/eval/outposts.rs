@@ -82,9 +82,7 @@ pub(super) fn outposts<S: Sink>(
         (feature::ROOK_ON_SEVENTH, rooks),
         (feature::QUEEN_ON_SEVENTH, queens),
     ] {
-        if coef != 0 {
-            sink.add(f, s * coef);
-        }
+        sink.add(f, s * coef);
     }
 }
 

@@ -83,15 +83,9 @@ pub(super) fn pawn_structure<S: Sink>(board: &Board, color: Color, sink: &mut S)
             passed.add(square);
         }
     }
-    if doubled != 0 {
-        sink.add(feature::DOUBLED_PAWN, s * doubled);
-    }
-    if isolated != 0 {
-        sink.add(feature::ISOLATED_PAWN, s * isolated);
-    }
+    sink.add(feature::DOUBLED_PAWN, s * doubled);
+    sink.add(feature::ISOLATED_PAWN, s * isolated);
     let supported = (passed & pawn_attacks(board, color)).count() as i32;
-    if supported != 0 {
-        sink.add(feature::SUPPORTED_PASSER, s * supported);
-    }
+    sink.add(feature::SUPPORTED_PASSER, s * supported);
     passed
 }

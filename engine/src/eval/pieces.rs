@@ -68,12 +68,8 @@ pub(super) fn piece_activity<S: Sink>(
             semi_open += 1;
         }
     }
-    if open != 0 {
-        sink.add(feature::ROOK_OPEN_FILE, s * open);
-    }
-    if semi_open != 0 {
-        sink.add(feature::ROOK_SEMI_OPEN_FILE, s * semi_open);
-    }
+    sink.add(feature::ROOK_OPEN_FILE, s * open);
+    sink.add(feature::ROOK_SEMI_OPEN_FILE, s * semi_open);
     attacked
 }
 
@@ -98,9 +94,7 @@ fn role_activity<S: Sink>(
         attacked |= reach;
         zone_hits += (reach & enemy_zone).count() as i32;
     }
-    if zone_hits != 0 {
-        sink.add(feature::KING_ATTACK + i, s * zone_hits);
-    }
+    sink.add(feature::KING_ATTACK + i, s * zone_hits);
     attacked
 }
 

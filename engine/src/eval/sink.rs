@@ -9,7 +9,8 @@ use super::PawnCache;
 use crate::params::{FeatureId, TOTAL_FEATURES};
 
 /// Receives the features of a position, one `(feature, coefficient)` at a time. The same
-/// feature may arrive several times; its coefficients add up.
+/// feature may arrive several times, and with coefficient 0 (the terms add unconditionally:
+/// cheaper than a branch each); its coefficients add up.
 pub trait Sink {
     /// Whether [`super::extract`] reports material and piece-square features to this sink
     /// (false for the search's sink, which keeps their sum up to date move by move).
