@@ -37,15 +37,11 @@ pub(super) fn king_pawns<S: Sink>(board: &Board, color: Color, sink: &mut S) {
         }
     }
     let shelter = (ours & files & near_ranks).count() as i32;
-    if shelter != 0 {
-        sink.add(feature::KING_SHELTER, s * shelter);
-    }
+    sink.add(feature::KING_SHELTER, s * shelter);
     let first = king.file().to_u32().saturating_sub(1);
     let last = (king.file().to_u32() + 1).min(7);
     let open = (first..=last)
         .filter(|&f| (ours & Bitboard::from_file(File::new(f))).is_empty())
         .count() as i32;
-    if open != 0 {
-        sink.add(feature::KING_OPEN_FILE, s * open);
-    }
+    sink.add(feature::KING_OPEN_FILE, s * open);
 }

@@ -2,7 +2,7 @@
 //! escort them, the enemy's to win or stop them). Hand-set weights on the endgame side only,
 //! so the phase blend brings them in as pieces come off.
 
-use shakmaty::{Board, Color, Square};
+use shakmaty::{Bitboard, Board, Color, Square};
 
 use super::{Sink, sign};
 use crate::params::feature;
@@ -17,6 +17,52 @@ pub(super) fn centrality(square: Square) -> i32 {
     6 - off_centre(file) - off_centre(rank)
 }
 
+/// `WITHIN[square][d]`: the squares at most `d` king steps from `square` (Chebyshev
+/// distance), `d` = 0..=7. One cache line per square.
+#[repr(align(64))]
+struct Within([[u64; 8]; 64]);
+
+static WITHIN: Within = {
+    let mut table = [[0u64; 8]; 64];
+    let mut from: usize = 0;
+    while from < 64 {
+        let mut to: usize = 0;
+        while to < 64 {
+            let (df, dr) = (
+                (from % 8) as i32 - (to % 8) as i32,
+                (from / 8) as i32 - (to / 8) as i32,
+            );
+            let distance = if df.abs() > dr.abs() {
+                df.abs()
+            } else {
+                dr.abs()
+            };
+            let mut d = distance as usize;
+            while d < 8 {
+                table[from][d] |= 1u64 << to;
+                d += 1;
+            }
+            to += 1;
+        }
+        from += 1;
+    }
+    Within(table)
+};
+
+/// The sums of the distances (Chebyshev) from `king` to each of `a` and to each of `b`. A
+/// square `d` steps away lies outside the squares within 0, 1, .., d − 1 steps: it counts
+/// once for each of those rings, so the sum is a popcount per ring, with no loop over pawns.
+#[inline(always)]
+pub(super) fn distance_sums(king: Square, a: Bitboard, b: Bitboard) -> (i32, i32) {
+    let within = &WITHIN.0[usize::from(king)];
+    let (mut sum_a, mut sum_b) = (0, 0);
+    for &w in &within[..7] {
+        sum_a += (a.0 & !w).count_ones() as i32;
+        sum_b += (b.0 & !w).count_ones() as i32;
+    }
+    (sum_a, sum_b)
+}
+
 /// `color`'s king: `KING_CENTER` by [`centrality`], `KING_OWN_PAWN_DISTANCE` and
 /// `KING_ENEMY_PAWN_DISTANCE` as the sums of its distances (Chebyshev) to each own and each
 /// enemy pawn.
@@ -27,22 +73,50 @@ pub(super) fn king_activity<S: Sink>(board: &Board, color: Color, sink: &mut S) 
     };
     let s = sign(color);
     let center = centrality(king);
-    if center != 0 {
-        sink.add(feature::KING_CENTER, s * center);
-    }
+    sink.add(feature::KING_CENTER, s * center);
     let pawns = board.pawns();
-    let distance_sum = |side: Color| -> i32 {
-        (pawns & board.by_color(side))
-            .into_iter()
-            .map(|p| king.distance(p) as i32)
-            .sum()
-    };
-    let own = distance_sum(color);
-    if own != 0 {
-        sink.add(feature::KING_OWN_PAWN_DISTANCE, s * own);
-    }
-    let enemy = distance_sum(!color);
-    if enemy != 0 {
-        sink.add(feature::KING_ENEMY_PAWN_DISTANCE, s * enemy);
+    let (own, enemy) = distance_sums(
+        king,
+        pawns & board.by_color(color),
+        pawns & board.by_color(!color),
+    );
+    sink.add(feature::KING_OWN_PAWN_DISTANCE, s * own);
+    sink.add(feature::KING_ENEMY_PAWN_DISTANCE, s * enemy);
+}
+
+#[cfg(test)]
+mod tests {
+    use shakmaty::{Bitboard, Square};
+
+    use super::distance_sums;
+
+    #[test]
+    fn distance_sums_add_up_the_distances() {
+        let mut state = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        for i in 0..2_000 {
+            let (a, b) = (
+                Bitboard(next() & next()),
+                Bitboard(next() & next() & next()),
+            );
+            let (a, b) = if i == 0 {
+                (Bitboard::FULL, Bitboard::EMPTY)
+            } else {
+                (a, b)
+            };
+            for king in Square::ALL {
+                let direct = |set: Bitboard| set.into_iter().map(|p| king.distance(p) as i32).sum();
+                assert_eq!(
+                    distance_sums(king, a, b),
+                    (direct(a), direct(b)),
+                    "{king} {a:?} {b:?}"
+                );
+            }
+        }
     }
 }

@@ -20,9 +20,7 @@ pub(super) fn material<S: Sink>(board: &Board, color: Color, sink: &mut S) {
     let ours = board.by_color(color);
     for role in Role::ALL.into_iter().filter(|&r| r != Role::King) {
         let count = (board.by_role(role) & ours).count() as i32;
-        if count != 0 {
-            sink.add(feature::MATERIAL + role as usize - 1, s * count);
-        }
+        sink.add(feature::MATERIAL + role as usize - 1, s * count);
     }
 }
 

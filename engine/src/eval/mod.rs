@@ -86,7 +86,7 @@ pub fn extract<S: Sink>(pos: &Chess, sink: &mut S) {
         return;
     }
     let mut attacks = [threats::Attacks::default(); 2];
-    let mut passed = [shakmaty::Bitboard::EMPTY; 2];
+    let passed = sink.pawns_and_kings(board);
     // Each side's pawn attacks, read by both sides' terms: computed once.
     let pawn_attacks = [Color::Black, Color::White].map(|c| pawns::pawn_attacks(board, c));
     for color in Color::ALL {
@@ -94,22 +94,39 @@ pub fn extract<S: Sink>(pos: &Chess, sink: &mut S) {
             material::material(board, color, sink);
             material::piece_squares(board, color, sink);
         }
-        passed[color as usize] = sink.pawn_structure(board, color);
         let enemy_pawn_attacks = pawn_attacks[!color as usize];
         let pieces = pieces::piece_activity(board, color, enemy_pawn_attacks, sink);
         let own_pawn_attacks = pawn_attacks[color as usize];
         attacks[color as usize] = threats::Attacks::new(board, color, own_pawn_attacks, pieces);
-        king::king_pawns(board, color, sink);
-        king_activity::king_activity(board, color, sink);
     }
     for color in Color::ALL {
         let (ours, theirs) = (&attacks[color as usize], &attacks[!color as usize]);
         threats::threats(board, color, ours, theirs, sink);
-        outposts::outposts(board, color, ours, sink);
+        outposts::outposts(board, color, ours, theirs, sink);
         let passed = passed[color as usize];
         passers::passers(board, color, pos.turn(), passed, theirs, sink);
     }
     sink.add(params::feature::TEMPO, sign(pos.turn()));
+}
+
+/// The terms that depend on the pawns alone (pawn structure, both sides) and on the pawns and
+/// one king (shelter, open files, king activity), reported to `sink`; returns the passed
+/// pawns (`[color]`). The pawn cache keeps their sums by pawn placement and king squares.
+#[inline(always)]
+fn pawns_and_king_terms<S: Sink>(board: &shakmaty::Board, sink: &mut S) -> [shakmaty::Bitboard; 2] {
+    let mut passed = [shakmaty::Bitboard::EMPTY; 2];
+    for color in Color::ALL {
+        passed[color as usize] = pawns::pawn_structure(board, color, sink);
+        king_terms(board, color, sink);
+    }
+    passed
+}
+
+/// `color`'s terms that read only the pawns and its king.
+#[inline(always)]
+fn king_terms<S: Sink>(board: &shakmaty::Board, color: Color, sink: &mut S) {
+    king::king_pawns(board, color, sink);
+    king_activity::king_activity(board, color, sink);
 }
 
 /// Evaluates positions with one parameter set.
@@ -179,7 +196,7 @@ impl Evaluator {
         let sink = WeightSink::<false> {
             weights: &self.weights,
             sums: Packed::new(sums.mg, sums.eg),
-            pawns: pawns.map(|cache| cache.entry(pos.board(), &self.weights)),
+            pawns,
         };
         self.finish(pos, sink)
     }
@@ -195,10 +212,27 @@ impl Evaluator {
         // baseline x86-64 target has no popcnt instruction: this copy, compiled with it, is
         // taken when the CPU has it (std caches the check).
         #[cfg(target_arch = "x86_64")]
-        if std::is_x86_feature_detected!("popcnt") {
-            // SAFETY: the CPU supports popcnt, checked just above.
-            return unsafe { self.finish_popcnt(pos, sink) };
+        {
+            if std::is_x86_feature_detected!("popcnt") {
+                // SAFETY: the CPU supports popcnt, checked just above.
+                return unsafe { self.finish_popcnt(pos, sink) };
+            }
+            self.finish_without_popcnt(pos, sink)
         }
+        #[cfg(not(target_arch = "x86_64"))]
+        self.finish_portable(pos, sink)
+    }
+
+    /// The evaluation on an x86-64 CPU without popcnt: out of line, so that its code does not
+    /// sit in the callers' hot code.
+    #[cfg(target_arch = "x86_64")]
+    #[cold]
+    #[inline(never)]
+    fn finish_without_popcnt<const PIECE_SQUARES: bool>(
+        &self,
+        pos: &Chess,
+        sink: WeightSink<'_, PIECE_SQUARES>,
+    ) -> i32 {
         self.finish_portable(pos, sink)
     }
 

@@ -110,8 +110,6 @@ pub(super) fn passers<S: Sink>(
         (feature::UNSTOPPABLE_PASSER, i32::from(unstoppable)),
         (feature::ROOK_BEHIND_PASSER, behind),
     ] {
-        if coef != 0 {
-            sink.add(f, s * coef);
-        }
+        sink.add(f, s * coef);
     }
 }

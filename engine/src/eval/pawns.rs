@@ -36,7 +36,13 @@ pub(super) fn ranks_ahead(square: Square, color: Color) -> Bitboard {
 /// Squares attacked by the pawns of `color` (all at once, by shifting).
 #[inline]
 pub(super) fn pawn_attacks(board: &Board, color: Color) -> Bitboard {
-    let pawns = (board.pawns() & board.by_color(color)).0;
+    pawn_attacks_of(board.pawns() & board.by_color(color), color)
+}
+
+/// Squares attacked by `pawns`, pawns of `color`.
+#[inline]
+pub(super) fn pawn_attacks_of(pawns: Bitboard, color: Color) -> Bitboard {
+    let pawns = pawns.0;
     let not_a = !Bitboard::from_file(File::A).0;
     let not_h = !Bitboard::from_file(File::H).0;
     Bitboard(match color {
@@ -77,15 +83,9 @@ pub(super) fn pawn_structure<S: Sink>(board: &Board, color: Color, sink: &mut S)
             passed.add(square);
         }
     }
-    if doubled != 0 {
-        sink.add(feature::DOUBLED_PAWN, s * doubled);
-    }
-    if isolated != 0 {
-        sink.add(feature::ISOLATED_PAWN, s * isolated);
-    }
+    sink.add(feature::DOUBLED_PAWN, s * doubled);
+    sink.add(feature::ISOLATED_PAWN, s * isolated);
     let supported = (passed & pawn_attacks(board, color)).count() as i32;
-    if supported != 0 {
-        sink.add(feature::SUPPORTED_PASSER, s * supported);
-    }
+    sink.add(feature::SUPPORTED_PASSER, s * supported);
     passed
 }

@@ -1,6 +1,6 @@
 //! Piece activity: mobility, bishop pair, rooks on (semi-)open files, attacks on the king zone.
 
-use shakmaty::{Bitboard, Board, Color, Role, attacks};
+use shakmaty::{Bitboard, Board, Color, Square, attacks};
 
 use super::king::king_zone;
 use super::{Sink, sign};
@@ -35,30 +35,24 @@ pub(super) fn piece_activity<S: Sink>(
     let occupied = board.occupied();
     let mobility_area = !ours & !enemy_pawn_attacks;
     let enemy_zone = king_zone(board, !color);
-    let mut attacked = PieceAttacks::default();
-    for (i, role) in [Role::Knight, Role::Bishop, Role::Rook, Role::Queen]
-        .into_iter()
-        .enumerate()
-    {
-        let mut zone_hits = 0;
-        for square in board.by_role(role) & ours {
-            let reach = match role {
-                Role::Knight => attacks::knight_attacks(square),
-                Role::Bishop => attacks::bishop_attacks(square, occupied),
-                Role::Rook => attacks::rook_attacks(square, occupied),
-                _ => attacks::queen_attacks(square, occupied),
-            };
-            sink.add(MOBILITY[i] + (reach & mobility_area).count(), s);
-            attacked.all |= reach;
-            if i < 2 {
-                attacked.minors |= reach;
-            }
-            zone_hits += (reach & enemy_zone).count() as i32;
-        }
-        if zone_hits != 0 {
-            sink.add(feature::KING_ATTACK + i, s * zone_hits);
-        }
-    }
+    let mut walk = |i: usize, pieces: Bitboard, reach_of: &dyn Fn(Square) -> Bitboard| {
+        role_activity(i, pieces, reach_of, mobility_area, enemy_zone, s, sink)
+    };
+    let knights = walk(0, board.knights() & ours, &attacks::knight_attacks);
+    let bishops = walk(1, board.bishops() & ours, &|sq| {
+        attacks::bishop_attacks(sq, occupied)
+    });
+    let rooks = walk(2, board.rooks() & ours, &|sq| {
+        attacks::rook_attacks(sq, occupied)
+    });
+    let queens = walk(3, board.queens() & ours, &|sq| {
+        attacks::queen_attacks(sq, occupied)
+    });
+    let minors = knights | bishops;
+    let attacked = PieceAttacks {
+        minors,
+        all: minors | rooks | queens,
+    };
 
     if (board.bishops() & ours).more_than_one() {
         sink.add(feature::BISHOP_PAIR, s);
@@ -74,12 +68,33 @@ pub(super) fn piece_activity<S: Sink>(
             semi_open += 1;
         }
     }
-    if open != 0 {
-        sink.add(feature::ROOK_OPEN_FILE, s * open);
+    sink.add(feature::ROOK_OPEN_FILE, s * open);
+    sink.add(feature::ROOK_SEMI_OPEN_FILE, s * semi_open);
+    attacked
+}
+
+/// Mobility and king-zone attacks of `pieces`, pieces of the `i`-th role of [`MOBILITY`]
+/// whose attacks `reach_of` gives (one loop per role, so no dispatch on the role per piece).
+/// Returns the squares they attack.
+#[inline(always)]
+fn role_activity<S: Sink>(
+    i: usize,
+    pieces: Bitboard,
+    reach_of: &dyn Fn(Square) -> Bitboard,
+    mobility_area: Bitboard,
+    enemy_zone: Bitboard,
+    s: i32,
+    sink: &mut S,
+) -> Bitboard {
+    let mut attacked = Bitboard::EMPTY;
+    let mut zone_hits = 0;
+    for square in pieces {
+        let reach = reach_of(square);
+        sink.add(MOBILITY[i] + (reach & mobility_area).count(), s);
+        attacked |= reach;
+        zone_hits += (reach & enemy_zone).count() as i32;
     }
-    if semi_open != 0 {
-        sink.add(feature::ROOK_SEMI_OPEN_FILE, s * semi_open);
-    }
+    sink.add(feature::KING_ATTACK + i, s * zone_hits);
     attacked
 }
 

@@ -3,12 +3,14 @@
 //! ([`WeightSink`]); the trace records coefficients ([`super::trace`]). Being generic over the
 //! sink, the extraction is monomorphised per sink, so the fast path has no indirection.
 
-use shakmaty::{Bitboard, Board, Color};
+use shakmaty::{Bitboard, Board};
 
+use super::PawnCache;
 use crate::params::{FeatureId, TOTAL_FEATURES};
 
 /// Receives the features of a position, one `(feature, coefficient)` at a time. The same
-/// feature may arrive several times; its coefficients add up.
+/// feature may arrive several times, and with coefficient 0 (the terms add unconditionally:
+/// cheaper than a branch each); its coefficients add up.
 pub trait Sink {
     /// Whether [`super::extract`] reports material and piece-square features to this sink
     /// (false for the search's sink, which keeps their sum up to date move by move).
@@ -17,15 +19,16 @@ pub trait Sink {
     /// Adds `coef` (White minus Black) to feature `feature`.
     fn add(&mut self, feature: FeatureId, coef: i32);
 
-    /// Reports `color`'s pawn-structure features ([`super::pawns::pawn_structure`]) and
-    /// returns its passed pawns; the search's sink adds their weighted sums from its pawn
-    /// cache instead.
+    /// Reports both sides' pawn-structure features ([`super::pawns::pawn_structure`]) and
+    /// their king terms that read only the pawns and that side's king
+    /// ([`super::pawns_and_king_terms`]), and returns the passed pawns (`[color]`); the
+    /// search's sink adds their weighted sums from its pawn cache instead.
     #[inline(always)]
-    fn pawn_structure(&mut self, board: &Board, color: Color) -> Bitboard
+    fn pawns_and_kings(&mut self, board: &Board) -> [Bitboard; 2]
     where
         Self: Sized,
     {
-        super::pawns::pawn_structure(board, color, self)
+        super::pawns_and_king_terms(board, self)
     }
 }
 
@@ -57,6 +60,12 @@ impl Packed {
         ((self.0 - i64::from(self.eg())) >> 32) as i32
     }
 
+    /// `self + other`, both halves.
+    #[inline(always)]
+    pub(crate) fn plus(self, other: Packed) -> Packed {
+        Packed(self.0 + other.0)
+    }
+
     /// `self + coef · w`.
     #[inline(always)]
     fn add_scaled(self, w: Packed, coef: i32) -> Packed {
@@ -80,8 +89,9 @@ pub(crate) struct WeightSink<'a, const PIECE_SQUARES: bool = true> {
     pub weights: &'a PackedWeights,
     /// The middlegame and endgame sums so far.
     pub sums: Packed,
-    /// The pawn structure's sums and passed pawns already known (from the pawn cache).
-    pub pawns: Option<PawnEntry>,
+    /// Where the pawn-structure and pawn-and-king sums are looked up, if anywhere (looked up
+    /// during the extraction, so that a miss is computed with popcnt too).
+    pub pawns: Option<&'a mut PawnCache>,
 }
 
 impl<const PIECE_SQUARES: bool> Sink for WeightSink<'_, PIECE_SQUARES> {
@@ -93,23 +103,23 @@ impl<const PIECE_SQUARES: bool> Sink for WeightSink<'_, PIECE_SQUARES> {
     }
 
     #[inline(always)]
-    fn pawn_structure(&mut self, board: &Board, color: Color) -> Bitboard {
-        match self.pawns {
-            Some(entry) => {
-                let [mg, eg] = entry.sums[color as usize];
-                self.sums = self.sums.add_scaled(Packed::new(mg, eg), 1);
-                entry.passed[color as usize]
+    fn pawns_and_kings(&mut self, board: &Board) -> [Bitboard; 2] {
+        match self.pawns.as_deref_mut() {
+            Some(cache) => {
+                let entry = cache.entry(board, self.weights);
+                self.sums = self.sums.plus(entry.sums);
+                entry.passed
             }
-            None => super::pawns::pawn_structure(board, color, self),
+            None => super::pawns_and_king_terms(board, self),
         }
     }
 }
 
-/// What the pawn structure of one placement gives, per side.
+/// What the pawns of one placement and the two kings' squares give.
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct PawnEntry {
-    /// `[color][mg, eg]`: the weighted pawn-structure sums (White's view).
-    pub sums: [[i32; 2]; 2],
+    /// The weighted sums of both sides' pawn-structure and pawn-and-king terms.
+    pub sums: Packed,
     /// `[color]`: the passed pawns.
     pub passed: [Bitboard; 2],
 }

@@ -48,15 +48,9 @@ pub(super) fn threats<S: Sink>(
     let enemy = board.by_color(!color);
     let pieces = enemy & !board.pawns() & !board.kings();
     let by_pawn = (pieces & ours.pawns).count() as i32;
-    if by_pawn != 0 {
-        sink.add(feature::THREAT_BY_PAWN, s * by_pawn);
-    }
+    sink.add(feature::THREAT_BY_PAWN, s * by_pawn);
     let by_minor = (enemy & board.rooks_and_queens() & ours.minors).count() as i32;
-    if by_minor != 0 {
-        sink.add(feature::THREAT_BY_MINOR, s * by_minor);
-    }
+    sink.add(feature::THREAT_BY_MINOR, s * by_minor);
     let hanging = (pieces & ours.all & !theirs.all).count() as i32;
-    if hanging != 0 {
-        sink.add(feature::HANGING, s * hanging);
-    }
+    sink.add(feature::HANGING, s * hanging);
 }
