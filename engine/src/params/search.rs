@@ -195,7 +195,7 @@ search_params! {
     /// Time management with a clock: the soft deadline (no new iteration after it) grows
     /// while the best move changes or the score falls, and shrinks once the best move has
     /// stayed the same for several iterations. No effect on `movetime`, `nodes` or `depth`.
-    TIME_STABILITY time_stability: bool = false, [0, 1], c_end 0.5, r_end 0.002;
+    TIME_STABILITY time_stability: bool = true, [0, 1], c_end 0.5, r_end 0.002;
     /// Soft deadline, in percent of the clock's share, right after the best move changed.
     /// Useful within 100..250: c_end 10.
     TIME_UNSTABLE_PERCENT time_unstable_percent: i32 = 150, [50, 400], c_end 10.0, r_end 0.002;
