@@ -1,9 +1,11 @@
 //! Move ordering: the transposition-table move first, then winning and equal captures by
-//! MVV-LVA, queen promotions, the two killer moves of the ply, quiet moves by history, and
-//! last the captures that lose material by SEE.
+//! MVV-LVA, queen promotions, the two killer moves of the ply, quiet moves by history
+//! (butterfly, and with `cont_history` the continuation history of the moves one and two
+//! plies before), and last the captures that lose material by SEE.
 
 use shakmaty::{Bitboard, Chess, Color, Move, MoveList, Position, Rank, Role, Square, attacks};
 
+use super::knobs::Knobs;
 use super::score::MAX_PLY;
 #[cfg(test)]
 use super::see::see;
@@ -17,12 +19,22 @@ pub(crate) const KILLER: i32 = 1 << 26;
 const BAD_CAPTURE: i32 = -(1 << 28);
 /// History scores stay within ±this, below the killers.
 const HISTORY_MAX: i32 = 1 << 14;
+/// Pieces (colour and role) times target squares: the index of a move in the continuation
+/// history.
+const PIECE_SQUARES: usize = 12 * 64;
+/// No move at this ply (before the root, or a null move): its continuation entries are
+/// skipped.
+const NO_PIECE_SQUARE: usize = usize::MAX;
 
-/// Killer moves per ply and the butterfly history (side, from, to) of quiet moves that
-/// caused cut-offs.
+/// Killer moves per ply, the butterfly history (side, from, to) of quiet moves that caused
+/// cut-offs and the continuation history (an earlier move's piece and square, this move's
+/// piece and square). All allocated once, with the searcher.
 pub(crate) struct Heuristics {
     killers: [[Option<Move>; 2]; MAX_PLY + 1],
     history: Box<[[[i32; 64]; 64]; 2]>,
+    continuation: Box<[[i32; PIECE_SQUARES]]>,
+    /// Piece and target square of the move played at each ply of the current path.
+    played: [usize; MAX_PLY + 2],
 }
 
 impl Heuristics {
@@ -30,15 +42,22 @@ impl Heuristics {
         Heuristics {
             killers: [[None; 2]; MAX_PLY + 1],
             history: Box::new([[[0; 64]; 64]; 2]),
+            continuation: vec![[0; PIECE_SQUARES]; PIECE_SQUARES].into_boxed_slice(),
+            played: [NO_PIECE_SQUARE; MAX_PLY + 2],
         }
     }
 
     pub(crate) fn clear(&mut self) {
         self.killers = [[None; 2]; MAX_PLY + 1];
         *self.history = [[[0; 64]; 64]; 2];
+        for row in self.continuation.iter_mut() {
+            row.fill(0);
+        }
     }
 
-    /// Between searches: forget killers, keep half of the history.
+    /// Between searches: forget killers, keep half of the butterfly history (the
+    /// continuation history is kept whole: it is specific enough to stay valid, and halving
+    /// 2.4 MB before every short search would cost more than it helps).
     pub(crate) fn age(&mut self) {
         self.killers = [[None; 2]; MAX_PLY + 1];
         // Row by row: a loop over a fixed-size row vectorises (this runs before every search,
@@ -54,10 +73,27 @@ impl Heuristics {
         self.killers[ply] = [None; 2];
     }
 
+    /// Records that `m` (`None`: a null move) is played at `ply` of the current path.
+    #[inline]
+    pub(crate) fn set_played(&mut self, ply: usize, turn: Color, m: Option<Move>) {
+        self.played[ply] = m.map_or(NO_PIECE_SQUARE, |m| piece_square(turn, m));
+    }
+
+    /// The piece-squares of the moves one and two plies before `ply`.
+    #[inline]
+    fn previous(&self, ply: usize) -> [usize; 2] {
+        let at = |back: usize| {
+            ply.checked_sub(back)
+                .map_or(NO_PIECE_SQUARE, |p| self.played[p])
+        };
+        [at(1), at(2)]
+    }
+
     /// Records a quiet move that failed high at `ply`, and penalises the quiet moves among
     /// `tried` (the moves searched before it).
     pub(crate) fn reward(
         &mut self,
+        knobs: &Knobs,
         turn: Color,
         ply: usize,
         depth: i32,
@@ -69,20 +105,45 @@ impl Heuristics {
             self.killers[ply][0] = Some(best);
         }
         let bonus = (depth * depth).min(400);
+        let previous = self.previous(ply);
         self.update(turn, best, bonus);
+        if knobs.cont_history {
+            self.update_continuation(previous, turn, best, bonus);
+        }
         for &m in tried {
             if m != best && !m.is_capture() && !m.is_promotion() {
                 self.update(turn, m, -bonus);
+                if knobs.cont_history {
+                    self.update_continuation(previous, turn, m, -bonus);
+                }
             }
         }
     }
 
     fn update(&mut self, turn: Color, m: Move, bonus: i32) {
         let (from, to) = squares(m);
-        let entry = &mut self.history[turn as usize][from][to];
-        // Gravity: the closer to the bound, the smaller the step, so values stay bounded.
-        *entry += 32 * bonus - *entry * bonus.abs() * 32 / HISTORY_MAX;
-        *entry = (*entry).clamp(-HISTORY_MAX, HISTORY_MAX);
+        update_entry(&mut self.history[turn as usize][from][to], bonus);
+    }
+
+    fn update_continuation(&mut self, previous: [usize; 2], turn: Color, m: Move, bonus: i32) {
+        let current = piece_square(turn, m);
+        for before in previous {
+            if before != NO_PIECE_SQUARE {
+                update_entry(&mut self.continuation[before][current], bonus);
+            }
+        }
+    }
+
+    /// The continuation-history part of a quiet move's score.
+    #[inline]
+    fn continuation_score(&self, previous: [usize; 2], current: usize) -> i32 {
+        let mut sum = 0;
+        for before in previous {
+            if before != NO_PIECE_SQUARE {
+                sum += self.continuation[before][current];
+            }
+        }
+        sum
     }
 
     fn history(&self, turn: Color, m: Move) -> i32 {
@@ -93,6 +154,7 @@ impl Heuristics {
     /// Scores every move of `moves` into `scores` (same indices).
     pub(crate) fn score_moves(
         &self,
+        knobs: &Knobs,
         pos: &Chess,
         moves: &MoveList,
         scores: &mut [i32],
@@ -100,21 +162,26 @@ impl Heuristics {
         ply: usize,
     ) {
         let killers = self.killers[ply];
-        let history = &self.history[pos.turn() as usize];
+        let turn = pos.turn();
+        let history = &self.history[turn as usize];
+        let previous = self.previous(ply);
         for (m, score) in moves.iter().zip(scores.iter_mut()) {
             // Quiet moves, most of the list, by one match; the rest by their kind.
             *score = match *m {
                 Move::Normal {
+                    role,
                     from,
                     to,
                     capture: None,
                     promotion: None,
-                    ..
                 } => {
                     if killers[0] == Some(*m) {
                         KILLER + 1
                     } else if killers[1] == Some(*m) {
                         KILLER
+                    } else if knobs.cont_history {
+                        history[from as usize][to as usize]
+                            + self.continuation_score(previous, piece_index(turn, role, to))
                     } else {
                         history[from as usize][to as usize]
                     }
@@ -184,6 +251,24 @@ fn exchange_cannot_lose(m: Move) -> bool {
 /// Whether `score` (from [`Heuristics::score_moves`]) marks a capture losing material.
 pub(crate) fn is_bad_capture_score(score: i32) -> bool {
     score < BAD_CAPTURE / 2
+}
+
+/// Gravity: the closer to the bound, the smaller the step, so values stay bounded.
+#[inline]
+fn update_entry(entry: &mut i32, bonus: i32) {
+    *entry += 32 * bonus - *entry * bonus.abs() * 32 / HISTORY_MAX;
+    *entry = (*entry).clamp(-HISTORY_MAX, HISTORY_MAX);
+}
+
+/// Index of the moving piece (side and role) and target square.
+#[inline]
+fn piece_index(turn: Color, role: Role, to: Square) -> usize {
+    (turn as usize * 6 + (role as usize - 1)) * 64 + to as usize
+}
+
+#[inline]
+fn piece_square(turn: Color, m: Move) -> usize {
+    piece_index(turn, m.role(), m.to())
 }
 
 fn squares(m: Move) -> (usize, usize) {
@@ -424,16 +509,17 @@ mod tests {
         let p = pos("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1");
         let moves = p.legal_moves();
         let mut h = Heuristics::new();
+        let knobs = knobs(false);
         let quiet: Vec<Move> = moves
             .iter()
             .copied()
             .filter(|m| !m.is_capture() && !m.is_promotion())
             .collect();
-        h.reward(p.turn(), 3, 5, quiet[2], &quiet[..2]);
-        h.reward(p.turn(), 3, 4, quiet[4], &[]);
+        h.reward(&knobs, p.turn(), 3, 5, quiet[2], &quiet[..2]);
+        h.reward(&knobs, p.turn(), 3, 4, quiet[4], &[]);
         let tt = moves[7];
         let mut scores = [0; 256];
-        h.score_moves(&p, &moves, &mut scores, PackedMove::new(tt), 3);
+        h.score_moves(&knobs, &p, &moves, &mut scores, PackedMove::new(tt), 3);
         for (i, &m) in moves.iter().enumerate() {
             let expected = if m == tt {
                 TT_MOVE
@@ -453,6 +539,49 @@ mod tests {
             assert_eq!(scores[i], expected, "{m}");
         }
         assert!(h.history(p.turn(), quiet[0]) < 0);
+    }
+
+    fn knobs(cont_history: bool) -> Knobs {
+        let mut params = crate::params::Params::default();
+        params
+            .set(crate::params::search::CONT_HISTORY, i64::from(cont_history))
+            .unwrap();
+        Knobs::new(&params)
+    }
+
+    fn score_of(h: &Heuristics, knobs: &Knobs, p: &Chess, ply: usize, m: Move) -> i32 {
+        let moves = p.legal_moves();
+        let mut scores = [0; 256];
+        h.score_moves(knobs, p, &moves, &mut scores, PackedMove::NONE, ply);
+        scores[moves.iter().position(|&x| x == m).unwrap()]
+    }
+
+    fn find(p: &Chess, uci: &str) -> Move {
+        let m: shakmaty::uci::UciMove = uci.parse().unwrap();
+        m.to_move(p).unwrap()
+    }
+
+    #[test]
+    fn continuation_history_follows_the_previous_move() {
+        let p = pos("4k3/8/8/8/8/8/8/R3K2N w - - 0 1");
+        let previous = pos("3k4/8/8/8/8/8/8/R3K2N b - - 0 1");
+        let (ra8, ng3) = (find(&p, "a1a8"), find(&p, "h1g3"));
+        let on = knobs(true);
+        let mut h = Heuristics::new();
+        // At ply 1, after the opponent's Ke8 (played at ply 0), Ra8 failed high after Ng3.
+        h.set_played(0, previous.turn(), Some(find(&previous, "d8e8")));
+        h.reward(&on, p.turn(), 1, 4, ra8, &[ng3]);
+        h.clear_killers(1); // so that Ra8 is scored by its histories, not as a killer
+        let with = score_of(&h, &on, &p, 1, ra8);
+        let without = score_of(&h, &knobs(false), &p, 1, ra8);
+        assert!(with > without && without > 0, "{with} {without}");
+        assert!(score_of(&h, &on, &p, 1, ng3) < score_of(&h, &knobs(false), &p, 1, ng3));
+        // After another previous move only the butterfly part is left.
+        h.set_played(0, previous.turn(), Some(find(&previous, "d8d7")));
+        assert_eq!(score_of(&h, &on, &p, 1, ra8), without);
+        // After a null move, too.
+        h.set_played(0, previous.turn(), None);
+        assert_eq!(score_of(&h, &on, &p, 1, ra8), without);
     }
 
     #[test]

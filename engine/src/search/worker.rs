@@ -205,6 +205,7 @@ impl Worker<'_> {
                 let null_key = position_key(&null_pos);
                 self.keys.set(ply + 1, null_key);
                 self.piece_squares[ply + 1] = self.piece_squares[ply];
+                self.heuristics.set_played(ply, pos.turn(), None);
                 let score = -self.negamax(
                     &null_pos,
                     null_key,
@@ -242,7 +243,7 @@ impl Worker<'_> {
             return DRAW;
         }
         self.heuristics
-            .score_moves(pos, &moves, &mut self.scores[ply], tt_move, ply);
+            .score_moves(self.knobs, pos, &moves, &mut self.scores[ply], tt_move, ply);
         pad_scores(&mut self.scores[ply], moves.len());
         self.heuristics.clear_killers(ply + 1);
 
@@ -314,6 +315,7 @@ impl Worker<'_> {
             child.play_unchecked(m);
             let child_key = incremental.unwrap_or_else(|| position_key(&child));
             self.set_child(ply, pos, m, child_key);
+            self.heuristics.set_played(ply, pos.turn(), Some(m));
             let new_depth = depth - 1;
 
             let score = if index == 0 {
@@ -338,6 +340,10 @@ impl Worker<'_> {
                     && !child.is_check()
                 {
                     reduction = self.lmr.get(depth, index) - i32::from(pv_node);
+                    if self.knobs.cont_history {
+                        // Quiet moves below the killers are scored by their histories.
+                        reduction -= move_score / self.knobs.lmr_history_divisor;
+                    }
                     reduction = reduction.clamp(0, new_depth - 1);
                 }
                 let mut score = -self.negamax(
@@ -390,8 +396,14 @@ impl Worker<'_> {
                     if score >= beta {
                         if quiet {
                             // The moves tried before this one sit at the front of the list.
-                            self.heuristics
-                                .reward(pos.turn(), ply, depth, m, &moves[..index]);
+                            self.heuristics.reward(
+                                self.knobs,
+                                pos.turn(),
+                                ply,
+                                depth,
+                                m,
+                                &moves[..index],
+                            );
                         }
                         break;
                     }
