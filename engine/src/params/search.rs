@@ -211,7 +211,7 @@ search_params! {
     /// Continuation history: quiet moves also ordered by their history after the moves one
     /// and two plies before (moving piece and target square of each), and reduced by LMR by
     /// one ply less per `lmr_history_divisor` of their history score (one more when negative).
-    CONT_HISTORY cont_history: bool = false, [0, 1], c_end 0.5, r_end 0.002;
+    CONT_HISTORY cont_history: bool = true, [0, 1], c_end 0.5, r_end 0.002;
     /// LMR: history score worth one ply of reduction, with `cont_history`. Useful within
     /// 4000..30000: c_end 1500.
     LMR_HISTORY_DIVISOR lmr_history_divisor: i32 = 12000, [1000, 100000], c_end 1500.0, r_end 0.002;
