@@ -215,10 +215,6 @@ search_params! {
     /// LMR: history score worth one ply of reduction, with `cont_history`. Useful within
     /// 4000..30000: c_end 1500.
     LMR_HISTORY_DIVISOR lmr_history_divisor: i32 = 12000, [1000, 100000], c_end 1500.0, r_end 0.002;
-    /// Capture history: captures ordered, within their SEE class, by victim value plus a
-    /// history of (moving piece, target square, captured role) rewarded when a capture
-    /// causes a cut-off and penalised for the captures tried before a cut-off.
-    CAPTURE_HISTORY capture_history: bool = false, [0, 1], c_end 0.5, r_end 0.002;
 }
 
 #[cfg(test)]

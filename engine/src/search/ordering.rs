@@ -33,8 +33,6 @@ pub(crate) struct Heuristics {
     killers: [[Option<Move>; 2]; MAX_PLY + 1],
     history: Box<[[[i32; 64]; 64]; 2]>,
     continuation: Box<[[i32; PIECE_SQUARES]]>,
-    /// Capture history: moving piece and target square, then the captured role.
-    captures: Box<[[i32; 6]]>,
     /// Piece and target square of the move played at each ply of the current path.
     played: [usize; MAX_PLY + 2],
 }
@@ -45,7 +43,6 @@ impl Heuristics {
             killers: [[None; 2]; MAX_PLY + 1],
             history: Box::new([[[0; 64]; 64]; 2]),
             continuation: vec![[0; PIECE_SQUARES]; PIECE_SQUARES].into_boxed_slice(),
-            captures: vec![[0; 6]; PIECE_SQUARES].into_boxed_slice(),
             played: [NO_PIECE_SQUARE; MAX_PLY + 2],
         }
     }
@@ -56,7 +53,6 @@ impl Heuristics {
         for row in self.continuation.iter_mut() {
             row.fill(0);
         }
-        self.captures.fill([0; 6]);
     }
 
     /// Between searches: forget killers, keep half of the butterfly history (the
@@ -122,25 +118,6 @@ impl Heuristics {
                 }
             }
         }
-    }
-
-    /// After a cut-off by `best` (any move) at `depth`: rewards `best` if it is a capture and
-    /// penalises the captures among `tried` (the moves searched before it).
-    pub(crate) fn reward_captures(&mut self, turn: Color, depth: i32, best: Move, tried: &[Move]) {
-        let bonus = (depth * depth).min(400);
-        if best.is_capture() {
-            update_entry(self.capture_entry(turn, best), bonus);
-        }
-        for &m in tried {
-            if m != best && m.is_capture() {
-                update_entry(self.capture_entry(turn, m), -bonus);
-            }
-        }
-    }
-
-    #[inline]
-    fn capture_entry(&mut self, turn: Color, m: Move) -> &mut i32 {
-        &mut self.captures[piece_square(turn, m)][captured_index(m)]
     }
 
     fn update(&mut self, turn: Color, m: Move, bonus: i32) {
@@ -209,10 +186,6 @@ impl Heuristics {
                         history[from as usize][to as usize]
                     }
                 }
-                _ if m.is_capture() && knobs.capture_history => {
-                    let history = self.captures[piece_square(turn, *m)][captured_index(*m)];
-                    provisional_capture_score(*m) + CAPTURE_HISTORY_OFFSET + history / 4
-                }
                 _ if m.is_capture() => provisional_capture_score(*m),
                 _ if m.promotion() == Some(Role::Queen) => PROMOTION,
                 _ if m.is_promotion() => BAD_CAPTURE,
@@ -248,18 +221,6 @@ pub(crate) fn capture_score(pos: &Chess, m: Move) -> i32 {
 pub(crate) fn provisional_capture_score(m: Move) -> i32 {
     let victim = m.capture().map_or(0, value) + m.promotion().map_or(0, value);
     GOOD_CAPTURE + victim * 8 - m.role() as i32
-}
-
-/// With capture history, added to a capture's provisional score before its history / 4
-/// (within ±4,096), so that the sum stays a capture score (above [`GOOD_CAPTURE`]) and the
-/// history reorders captures of similar victims only (a pawn is worth 800 there, a queen
-/// 7,200).
-const CAPTURE_HISTORY_OFFSET: i32 = 8192;
-
-/// The captured role's index in the capture history (en passant: the pawn).
-#[inline]
-fn captured_index(m: Move) -> usize {
-    m.capture().map_or(0, |r| r as usize - 1)
 }
 
 /// A provisional capture score turned into that of a losing capture (same MVV-LVA order).
@@ -621,40 +582,6 @@ mod tests {
         // After a null move, too.
         h.set_played(0, previous.turn(), None);
         assert_eq!(score_of(&h, &on, &p, 1, ra8), without);
-    }
-
-    #[test]
-    fn capture_history_reorders_captures_of_equal_victims_within_their_class() {
-        // Two ways to take the d5 pawn: Nxd5 and Bxd5 (both safe), and exd5.
-        let p = pos("4k3/8/8/3p4/4P3/2N5/8/4KB2 w - - 0 1");
-        let (nxd5, exd5) = (find(&p, "c3d5"), find(&p, "e4d5"));
-        let mut on = crate::params::Params::default();
-        on.set(crate::params::search::CAPTURE_HISTORY, 1).unwrap();
-        let (on, off) = (Knobs::new(&on), knobs(false));
-        let mut h = Heuristics::new();
-        let before = (
-            score_of(&h, &off, &p, 0, exd5),
-            score_of(&h, &off, &p, 0, nxd5),
-        );
-        assert!(before.0 > before.1, "MVV-LVA: the pawn takes first");
-        // exd5 was tried and failed; Nxd5 then cut off, several times.
-        for _ in 0..4 {
-            h.reward_captures(p.turn(), 8, nxd5, &[exd5]);
-        }
-        let after = (
-            score_of(&h, &on, &p, 0, exd5),
-            score_of(&h, &on, &p, 0, nxd5),
-        );
-        assert!(after.1 > after.0, "{after:?}");
-        assert!(!is_bad_capture_score(after.0) && after.0 > PROMOTION);
-        assert_eq!(
-            (
-                score_of(&h, &off, &p, 0, exd5),
-                score_of(&h, &off, &p, 0, nxd5)
-            ),
-            before,
-            "switched off: MVV-LVA as before"
-        );
     }
 
     #[test]

@@ -394,10 +394,6 @@ impl Worker<'_> {
                         self.update_pv(ply, m);
                     }
                     if score >= beta {
-                        if self.knobs.capture_history {
-                            self.heuristics
-                                .reward_captures(pos.turn(), depth, m, &moves[..index]);
-                        }
                         if quiet {
                             // The moves tried before this one sit at the front of the list.
                             self.heuristics.reward(
