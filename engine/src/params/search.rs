@@ -215,6 +215,25 @@ search_params! {
     /// LMR: history score worth one ply of reduction, with `cont_history`. Useful within
     /// 4000..30000: c_end 1500.
     LMR_HISTORY_DIVISOR lmr_history_divisor: i32 = 12000, [1000, 100000], c_end 1500.0, r_end 0.002;
+    /// Internal iterative reduction: a node at depth `iir_depth` or more without a table move
+    /// is searched one ply shallower (its move ordering is a guess anyway).
+    IIR iir: bool = false, [0, 1], c_end 0.5, r_end 0.002;
+    /// Internal iterative reduction: shallowest depth (plies) where it applies. Useful within
+    /// 2..8: c_end 1.
+    IIR_DEPTH iir_depth: i32 = 4, [1, 32], c_end 1.0, r_end 0.002;
+    /// In non-PV nodes, the static evaluation used for pruning is replaced by the table's
+    /// score when the entry's bound says the true score lies beyond it on that side.
+    TT_EVAL tt_eval: bool = false, [0, 1], c_end 0.5, r_end 0.002;
+    /// The improving signal: the static evaluation is above the same side's two plies
+    /// before. Not improving: LMR one ply more; improving: reverse futility margin one
+    /// ply smaller.
+    IMPROVING improving: bool = false, [0, 1], c_end 0.5, r_end 0.002;
+    /// Null move: one ply more reduction per `null_move_eval_divisor` cp of static
+    /// evaluation above beta (at most 3).
+    NULL_MOVE_EVAL null_move_eval: bool = false, [0, 1], c_end 0.5, r_end 0.002;
+    /// Null move: static evaluation above beta (cp) worth one ply more reduction, with
+    /// `null_move_eval`. Useful within 100..400: c_end 20.
+    NULL_MOVE_EVAL_DIVISOR null_move_eval_divisor: i32 = 200, [50, 2000], c_end 20.0, r_end 0.002;
 }
 
 #[cfg(test)]

@@ -42,6 +42,9 @@ pub(crate) struct Worker<'a> {
     /// `scores[ply]`: the ordering scores of the moves of the node at `ply` (one buffer per
     /// ply, so that no node clears a fresh array of `MAX_MOVES` scores).
     pub scores: &'a mut [[i32; MAX_MOVES]],
+    /// `static_evals[ply]`: the static evaluation of the node at `ply` of the current path
+    /// (`-INFINITY` when not computed), for the improving signal.
+    pub static_evals: &'a mut [i32],
     pub stop: &'a AtomicBool,
     /// The root moves to search (`go searchmoves`); empty means all.
     pub root_moves: &'a [Move],
@@ -108,6 +111,22 @@ impl Worker<'_> {
                 .piece_squares_after(pos, self.piece_squares[ply], m);
     }
 
+    /// Whether `static_eval`, of the node at `ply`, is above the same side's static
+    /// evaluation two plies before (four when that node was in check; true when neither
+    /// is known).
+    #[inline]
+    fn is_improving(&self, ply: usize, static_eval: i32) -> bool {
+        let before = |back: usize| {
+            ply.checked_sub(back)
+                .map(|p| self.static_evals[p])
+                .filter(|&e| e != -INFINITY)
+        };
+        match before(2).or_else(|| before(4)) {
+            Some(earlier) => static_eval > earlier,
+            None => true,
+        }
+    }
+
     /// `pv[ply] = m + pv[ply + 1]`.
     #[inline]
     pub(crate) fn update_pv(&mut self, ply: usize, m: Move) {
@@ -138,7 +157,7 @@ impl Worker<'_> {
         allow_null: bool,
     ) -> i32 {
         let in_check = pos.is_check();
-        let depth = if in_check && self.knobs.check_extension && ply > 0 {
+        let mut depth = if in_check && self.knobs.check_extension && ply > 0 {
             depth + 1
         } else {
             depth
@@ -181,27 +200,51 @@ impl Worker<'_> {
             return h.score;
         }
 
-        // Only the pruning of non-PV nodes needs the static evaluation.
-        let static_eval = if pv_node || in_check {
+        // Only the pruning of non-PV nodes needs the static evaluation (and the improving
+        // signal, of every node).
+        let static_eval = if in_check || (pv_node && !self.knobs.improving) {
             -INFINITY
         } else {
             self.evaluate(pos, ply)
         };
+        self.static_evals[ply] = static_eval;
+        let improving = self.knobs.improving && !in_check && self.is_improving(ply, static_eval);
+        // The table's score, where its bound says the true score lies beyond the static
+        // evaluation, is the better guess for pruning.
+        let mut pruning_eval = static_eval;
+        if self.knobs.tt_eval
+            && !pv_node
+            && !in_check
+            && let Some(h) = hit
+            && h.score.abs() < MATE_BOUND
+            && match h.bound {
+                Bound::Exact => true,
+                Bound::Lower => h.score > static_eval,
+                Bound::Upper => h.score < static_eval,
+            }
+        {
+            pruning_eval = h.score;
+        }
         if !pv_node && !in_check && beta.abs() < MATE_BOUND {
             if self.knobs.reverse_futility
                 && depth <= self.knobs.reverse_futility_depth
-                && static_eval - self.knobs.reverse_futility_margin * depth >= beta
+                && pruning_eval
+                    - self.knobs.reverse_futility_margin * (depth - i32::from(improving))
+                    >= beta
             {
-                return static_eval;
+                return pruning_eval;
             }
             if self.knobs.null_move
                 && allow_null
                 && depth >= 3
-                && static_eval >= beta
+                && pruning_eval >= beta
                 && has_pieces(pos)
                 && let Some(null_pos) = null_move(pos)
             {
-                let reduction = self.knobs.null_move_reduction + depth / 6;
+                let mut reduction = self.knobs.null_move_reduction + depth / 6;
+                if self.knobs.null_move_eval {
+                    reduction += ((pruning_eval - beta) / self.knobs.null_move_eval_divisor).min(3);
+                }
                 let null_key = position_key(&null_pos);
                 self.keys.set(ply + 1, null_key);
                 self.piece_squares[ply + 1] = self.piece_squares[ply];
@@ -224,6 +267,12 @@ impl Worker<'_> {
                     return if score >= MATE_BOUND { beta } else { score };
                 }
             }
+        }
+
+        // Internal iterative reduction: without a table move the ordering is a guess, and a
+        // shallower search finds one for the next visit.
+        if self.knobs.iir && depth >= self.knobs.iir_depth && tt_move == PackedMove::NONE {
+            depth -= 1;
         }
 
         // Filled in place: a move list is 2 KiB, and moving one is a copy.
@@ -255,7 +304,8 @@ impl Worker<'_> {
             && !in_check
             && depth <= self.knobs.futility_depth
             && alpha.abs() < MATE_BOUND
-            && static_eval + self.knobs.futility_base + self.knobs.futility_margin * depth <= alpha;
+            && pruning_eval + self.knobs.futility_base + self.knobs.futility_margin * depth
+                <= alpha;
         // SEE pruning: moves that lose material on their square, by a margin growing with
         // depth (captures already ordered as losing are the only ones worth the test).
         let see_prunes = self.knobs.main_see_pruning
@@ -340,6 +390,9 @@ impl Worker<'_> {
                     && !child.is_check()
                 {
                     reduction = self.lmr.get(depth, index) - i32::from(pv_node);
+                    if self.knobs.improving && !improving {
+                        reduction += 1;
+                    }
                     if self.knobs.cont_history {
                         // Quiet moves below the killers are scored by their histories.
                         reduction -= move_score / self.knobs.lmr_history_divisor;
