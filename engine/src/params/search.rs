@@ -234,6 +234,10 @@ search_params! {
     /// Null move: static evaluation above beta (cp) worth one ply more reduction, with
     /// `null_move_eval`. Useful within 100..400: c_end 20.
     NULL_MOVE_EVAL_DIVISOR null_move_eval_divisor: i32 = 200, [50, 2000], c_end 20.0, r_end 0.002;
+    /// Transposition table in the quiescence search: null-window cut-offs on any entry whose
+    /// bound decides, the entry's move tried first, and the result stored at depth 0 (only
+    /// over empty, stale or quiescence entries, so that it never evicts a main-search one).
+    QSEARCH_TT qsearch_tt: bool = false, [0, 1], c_end 0.5, r_end 0.002;
 }
 
 #[cfg(test)]

@@ -12,7 +12,7 @@ use super::see::see;
 use super::see::{see_at_least, value};
 use super::tt::PackedMove;
 
-const TT_MOVE: i32 = 1 << 30;
+pub(crate) const TT_MOVE: i32 = 1 << 30;
 const GOOD_CAPTURE: i32 = 1 << 28;
 const PROMOTION: i32 = 1 << 27;
 pub(crate) const KILLER: i32 = 1 << 26;

@@ -6,11 +6,12 @@ use shakmaty::{Bitboard, Chess, Color, MoveList, Position, Rank, Role};
 use super::draw::is_fifty_move_draw;
 use super::movegen::{evasions, has_legal_move, tactical_moves, tactical_moves_and_checks};
 use super::ordering::{
-    CheckInfo, is_bad_capture_score, pad_scores, pick, provisional_capture_score,
+    CheckInfo, TT_MOVE, is_bad_capture_score, pad_scores, pick, provisional_capture_score,
 };
 use super::position_key;
 use super::score::{DRAW, INFINITY, MAX_PLY, mated_in};
 use super::see::value;
+use super::tt::{Bound, PackedMove};
 use super::worker::{Worker, child_key};
 
 /// Ordering score of a quiet checking move: after the good captures, before the bad ones.
@@ -40,7 +41,25 @@ impl Worker<'_> {
         if ply >= MAX_PLY - 1 || qply >= self.knobs.qsearch_depth {
             return self.evaluate(pos, ply);
         }
+        let hit = if self.knobs.qsearch_tt {
+            self.tt.probe(key, ply)
+        } else {
+            None
+        };
+        if let Some(h) = hit
+            && beta - alpha == 1
+            && match h.bound {
+                Bound::Exact => true,
+                Bound::Lower => h.score >= beta,
+                Bound::Upper => h.score <= alpha,
+            }
+        {
+            return h.score;
+        }
+        let tt_move = hit.map_or(PackedMove::NONE, |h| h.best);
+        let original_alpha = alpha;
 
+        let mut best_move = None;
         let mut best_score;
         let mut stand_pat = -INFINITY;
         if in_check {
@@ -83,7 +102,9 @@ impl Worker<'_> {
             return DRAW;
         }
         for (m, score) in moves.iter().zip(self.scores[ply].iter_mut()) {
-            *score = if m.is_capture() || m.is_promotion() {
+            *score = if tt_move != PackedMove::NONE && tt_move.matches(*m) {
+                TT_MOVE
+            } else if m.is_capture() || m.is_promotion() {
                 provisional_capture_score(*m)
             } else {
                 QUIET_CHECK
@@ -134,12 +155,24 @@ impl Worker<'_> {
                 best_score = score;
                 if score > alpha {
                     alpha = score;
+                    best_move = Some(m);
                     self.update_pv(ply, m);
                     if score >= beta {
                         break;
                     }
                 }
             }
+        }
+        if self.knobs.qsearch_tt && best_score > -INFINITY {
+            let bound = if best_score >= beta {
+                Bound::Lower
+            } else if best_score > original_alpha {
+                Bound::Exact
+            } else {
+                Bound::Upper
+            };
+            let packed = best_move.map_or(PackedMove::NONE, PackedMove::new);
+            self.tt.store_shallow(key, ply, best_score, bound, packed);
         }
         best_score
     }

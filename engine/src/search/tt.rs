@@ -132,6 +132,23 @@ impl TranspositionTable {
     }
 
     #[inline]
+    /// Stores a quiescence result (depth 0) only where it evicts nothing of the main
+    /// search: an empty or stale slot, or this position's own shallow entry.
+    pub(crate) fn store_shallow(
+        &mut self,
+        key: u64,
+        ply: usize,
+        score: i32,
+        bound: Bound,
+        best: PackedMove,
+    ) {
+        let e = &self.entries[self.index(key)];
+        let free = e.age_bound == 0 || e.age_bound >> 2 != self.generation;
+        if free || (e.key == key && e.depth == 0) {
+            self.store(key, ply, 0, score, bound, best);
+        }
+    }
+
     pub(crate) fn store(
         &mut self,
         key: u64,
