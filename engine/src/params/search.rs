@@ -238,6 +238,23 @@ search_params! {
     /// bound decides, the entry's move tried first, and the result stored at depth 0 (only
     /// over empty, stale or quiescence entries, so that it never evicts a main-search one).
     QSEARCH_TT qsearch_tt: bool = false, [0, 1], c_end 0.5, r_end 0.002;
+    /// Razoring: in non-PV nodes at depth `razor_depth` or less, when the static evaluation
+    /// plus `razor_margin`·depth stays below alpha, a null-window quiescence search decides;
+    /// the node fails low if that does.
+    RAZORING razoring: bool = false, [0, 1], c_end 0.5, r_end 0.002;
+    /// Razoring: deepest remaining depth (plies). Useful within 1..4: c_end 1.
+    RAZOR_DEPTH razor_depth: i32 = 2, [1, 16], c_end 1.0, r_end 0.002;
+    /// Razoring: margin per ply of depth (cp). Useful within 100..500: c_end 20.
+    RAZOR_MARGIN razor_margin: i32 = 250, [0, 2000], c_end 20.0, r_end 0.002;
+    /// History pruning: in non-PV nodes at depth `history_prune_depth` or less, after the
+    /// first move, quiet moves whose history score is below −`history_prune_margin`·depth
+    /// are skipped.
+    HISTORY_PRUNING history_pruning: bool = false, [0, 1], c_end 0.5, r_end 0.002;
+    /// History pruning: deepest remaining depth (plies). Useful within 1..6: c_end 1.
+    HISTORY_PRUNE_DEPTH history_prune_depth: i32 = 3, [1, 32], c_end 1.0, r_end 0.002;
+    /// History pruning: history score per ply of depth below which a quiet move is skipped.
+    /// Useful within 1000..16000: c_end 800.
+    HISTORY_PRUNE_MARGIN history_prune_margin: i32 = 4000, [0, 100000], c_end 800.0, r_end 0.002;
 }
 
 #[cfg(test)]

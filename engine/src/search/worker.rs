@@ -226,6 +226,18 @@ impl Worker<'_> {
             pruning_eval = h.score;
         }
         if !pv_node && !in_check && beta.abs() < MATE_BOUND {
+            if self.knobs.razoring
+                && depth <= self.knobs.razor_depth
+                && pruning_eval + self.knobs.razor_margin * depth < alpha
+            {
+                let score = self.qsearch(pos, key, alpha, alpha + 1, ply, 0);
+                if self.aborted {
+                    return 0;
+                }
+                if score <= alpha {
+                    return score;
+                }
+            }
             if self.knobs.reverse_futility
                 && depth <= self.knobs.reverse_futility_depth
                 && pruning_eval
@@ -320,6 +332,16 @@ impl Worker<'_> {
         } else {
             usize::MAX
         };
+        // History pruning: quiet moves that have failed often enough here before.
+        let history_floor = if self.knobs.history_pruning
+            && !pv_node
+            && !in_check
+            && depth <= self.knobs.history_prune_depth
+        {
+            -self.knobs.history_prune_margin * depth
+        } else {
+            i32::MIN
+        };
         let mut check_info = None;
         for index in 0..moves.len() {
             let (m, move_score) = pick(pos, &mut moves, &mut self.scores[ply], index);
@@ -331,6 +353,9 @@ impl Worker<'_> {
                     .get_or_insert_with(|| CheckInfo::new(pos))
                     .gives_check(pos, m)
             {
+                continue;
+            }
+            if quiet && move_score < history_floor && index > 0 && best_score > -MATE_BOUND {
                 continue;
             }
             if see_prunes && index > 0 && best_score > -MATE_BOUND {
