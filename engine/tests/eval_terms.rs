@@ -24,8 +24,13 @@ fn coef(pos: &Chess, f: usize) -> i32 {
 
 #[test]
 fn mirrored_positions_evaluate_to_negatives() {
-    let positions = random_playouts(0xc0105, 20, 160);
-    for params in [Params::default(), random_eval_params(11, 300)] {
+    let mut positions = random_playouts(0xc0105, 20, 160);
+    positions.extend(eval_support::scaled_endings());
+    for params in [
+        Params::default(),
+        random_eval_params(11, 300),
+        eval_support::with_scales(random_eval_params(12, 300)),
+    ] {
         let evaluator = Evaluator::new(&params);
         for pos in &positions {
             let flipped = mirrored(pos);
@@ -38,6 +43,7 @@ fn mirrored_positions_evaluate_to_negatives() {
             assert_eq!(evaluator.evaluate(&flipped), evaluator.evaluate(pos));
             let (a, b) = (coefs(pos), coefs(&flipped));
             assert_eq!(a.phase, b.phase);
+            assert_eq!(a.scale, [b.scale[1], b.scale[0]]);
             assert_eq!(a.terms.len(), b.terms.len());
             for (x, y) in a.terms.iter().zip(&b.terms) {
                 assert_eq!((x.feature, x.coef), (y.feature, -y.coef));
@@ -355,4 +361,38 @@ fn outpost_and_seventh_rank_coefficients() {
     // A black queen on White's second rank with the white king on the first.
     let pos = from_fen("4k3/8/8/8/7P/8/q7/4K3 w - - 0 1");
     assert_eq!(coef(&pos, feature::QUEEN_ON_SEVENTH), -1);
+}
+
+#[test]
+fn endgame_scaling_shrinks_drawish_endings_only() {
+    let plain = Evaluator::new(&Params::default());
+    let scaled = Evaluator::new(&eval_support::with_scales(Params::default()));
+    let eval = |e: &Evaluator, fen: &str| e.evaluate_white(&from_fen(fen));
+    // Opposite-coloured bishops, White a pawn up: the endgame half (22 of 24 at phase 2)
+    // halved.
+    let ocb = "8/5k2/5b2/1p3p2/5P2/1P1B1P2/5K2/8 w - - 0 1";
+    let (before, after) = (eval(&plain, ocb), eval(&scaled, ocb));
+    assert!(
+        before > 40 && after >= before / 2 - 1 && after < before * 6 / 10,
+        "{before} -> {after}"
+    );
+    // K+R vs K+B: a quarter.
+    let krkb = "8/8/3k4/8/3b4/8/3RK3/8 w - - 0 1";
+    let (before, after) = (eval(&plain, krkb), eval(&scaled, krkb));
+    assert!(before > 100 && after < before / 3, "{before} -> {after}");
+    // K+N vs K+P with the knight's side ahead: nothing is left of the endgame sum, only the
+    // middlegame share of phase 1 in 24.
+    let knkp = "8/8/3k4/3p4/8/8/3NK3/8 w - - 0 1";
+    let (before, after) = (eval(&plain, knkp), eval(&scaled, knkp));
+    assert!(
+        before > 100 && after.abs() < before / 5,
+        "{before} -> {after}"
+    );
+    // K+Q vs K+R and a normal middlegame position are untouched.
+    for fen in [
+        "8/8/3k4/3r4/8/8/3QK3/8 w - - 0 1",
+        "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3",
+    ] {
+        assert_eq!(eval(&plain, fen), eval(&scaled, fen), "{fen}");
+    }
 }

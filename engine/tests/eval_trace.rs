@@ -5,7 +5,9 @@ mod eval_support;
 
 use engine::eval::{EvalTrace, Evaluator, trace};
 use engine::params::Params;
-use eval_support::{random_eval_params, random_playouts, shared_book_positions};
+use eval_support::{
+    random_eval_params, random_playouts, scaled_endings, shared_book_positions, with_scales,
+};
 use shakmaty::Chess;
 
 fn assert_identity(positions: &[Chess], params: &Params, what: &str) {
@@ -35,6 +37,21 @@ fn trace_equals_evaluation_on_random_playouts() {
     assert_identity(&positions, &Params::default(), "defaults");
     for seed in 1..=3 {
         assert_identity(&positions, &random_eval_params(seed, 300), "random weights");
+    }
+}
+
+#[test]
+fn trace_equals_evaluation_with_endgame_scaling() {
+    let mut positions = scaled_endings();
+    positions.extend(random_playouts(0x5ca1e, 20, 200));
+    assert_identity(
+        &positions,
+        &with_scales(Params::default()),
+        "scaled defaults",
+    );
+    for seed in 1..=3 {
+        let params = with_scales(random_eval_params(seed, 300));
+        assert_identity(&positions, &params, "scaled random weights");
     }
 }
 

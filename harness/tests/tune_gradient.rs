@@ -169,6 +169,7 @@ fn trace_set_evaluation_equals_engine_trace_value() {
         let trace = engine::eval::EvalTrace {
             phase: i32::from(p.phase),
             terms: p.terms.to_vec(),
+            scale: p.scale.map(engine::eval::ScaleClass::from_index),
         };
         let expected = trace.value(&params);
         assert!(

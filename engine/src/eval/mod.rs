@@ -19,6 +19,11 @@
 //! (K+piece vs K, dead draws). The side to move gets the tempo feature (+1 if White is to
 //! move, −1 if Black).
 //!
+//! The endgame sum is then scaled down in drawish material (`scale`: opposite-coloured
+//! bishops, pawnless small leads, a lone minor, rook pawns with the defending king in the
+//! corner), by a factor that depends on which side is ahead; the trace records the class for
+//! each side so that the tuner can apply the same factor.
+//!
 //! Pawnless positions where neither side can force mate (KK, KNK, KBK, KNNK, KBKB, ...) report
 //! no features and evaluate to 0.
 
@@ -32,6 +37,7 @@ mod passers;
 mod pawn_cache;
 mod pawns;
 mod pieces;
+mod scale;
 mod sink;
 mod threats;
 mod trace;
@@ -41,6 +47,7 @@ use shakmaty::{Chess, Color, Move, Position, Role};
 use crate::params::{self, Params, TOTAL_FEATURES};
 pub use incremental::PieceSquares;
 pub use pawn_cache::PawnCache;
+pub use scale::{SCALE_CLASSES, ScaleClass, Scales, classify as scale_class};
 pub use sink::Sink;
 use sink::{Packed, PackedWeights, WeightSink, Weights};
 pub use trace::{EvalTrace, TraceTerm, trace};
@@ -129,6 +136,23 @@ fn king_terms<S: Sink>(board: &shakmaty::Board, color: Color, sink: &mut S) {
     king_activity::king_activity(board, color, sink);
 }
 
+/// The endgame scale factors of `params`, by [`ScaleClass`].
+pub fn scales(params: &Params) -> Scales {
+    use params::search::{
+        SCALE_LONE_MINOR, SCALE_OPPOSITE_BISHOPS, SCALE_PAWNLESS_SMALL_LEAD, SCALE_ROOK_PAWN_CORNER,
+    };
+    let mut percent = [100; SCALE_CLASSES];
+    for (class, id) in [
+        (ScaleClass::OppositeBishops, SCALE_OPPOSITE_BISHOPS),
+        (ScaleClass::LoneMinor, SCALE_LONE_MINOR),
+        (ScaleClass::PawnlessSmallLead, SCALE_PAWNLESS_SMALL_LEAD),
+        (ScaleClass::RookPawnCorner, SCALE_ROOK_PAWN_CORNER),
+    ] {
+        percent[class as usize] = params.get(id);
+    }
+    Scales(percent)
+}
+
 /// Evaluates positions with one parameter set.
 #[derive(Clone, Debug)]
 pub struct Evaluator {
@@ -137,6 +161,8 @@ pub struct Evaluator {
     /// Material plus piece-square weight of each piece on each square, for the sums the
     /// search keeps incrementally.
     piece_squares: Box<incremental::PieceSquareTable>,
+    /// Endgame scale factors by class, percent.
+    scales: Scales,
 }
 
 impl Evaluator {
@@ -151,6 +177,7 @@ impl Evaluator {
         Evaluator {
             weights: sink::packed(&weights),
             piece_squares,
+            scales: scales(params),
         }
     }
 
@@ -256,7 +283,10 @@ impl Evaluator {
         let phase = phase(pos);
         // Truncation toward zero keeps a position and its colour-flipped mirror exact negatives.
         let (mg, eg) = (sink.sums.mg(), sink.sums.eg());
-        (mg * phase + eg * (PHASE_MAX - phase)) / PHASE_MAX
+        // Scaled and blended in one division, so that the result is the trace's value
+        // truncated once (and exactly the unscaled formula at 100 %).
+        let percent = self.scales.percent(pos.board(), eg);
+        (mg * phase * 100 + eg * percent * (PHASE_MAX - phase)) / (PHASE_MAX * 100)
     }
 
     /// The material and piece-square sums of `pos`, from scratch.

@@ -1,9 +1,10 @@
 //! The evaluation as a sparse list of feature coefficients, for the tuner.
 
-use shakmaty::Chess;
+use shakmaty::{Chess, Color, Position};
 
+use super::scale::{ScaleClass, classify};
 use super::sink::CoefSink;
-use super::{PHASE_MAX, extract, phase};
+use super::{PHASE_MAX, extract, phase, scales};
 use crate::params::{self, Params, TOTAL_FEATURES};
 
 /// One feature's coefficient in a position (White minus Black).
@@ -20,28 +21,28 @@ pub struct EvalTrace {
     pub phase: i32,
     /// Non-zero coefficients, at most one entry per feature, in feature order.
     pub terms: Vec<TraceTerm>,
+    /// The endgame scale class if White (`[1]`) or Black (`[0]`) is ahead in the endgame
+    /// sum: the evaluation scales that sum by the factor of the class of the side it favours.
+    pub scale: [ScaleClass; 2],
 }
 
 impl EvalTrace {
     /// The evaluation (White's view, centipawns, unrounded) this trace gives with `params`:
-    /// `Σ coef · (w_mg · phase + w_eg · (PHASE_MAX − phase)) / PHASE_MAX`, where a flat
-    /// feature's single weight counts fully in every phase.
+    /// `(mg · phase + eg · s · (PHASE_MAX − phase)) / PHASE_MAX` with `mg = Σ coef · w_mg`,
+    /// `eg = Σ coef · w_eg` (a flat feature's single weight in both) and `s` the scale factor
+    /// of the class of the side `eg` favours.
     pub fn value(&self, params: &Params) -> f64 {
         let phase = f64::from(self.phase);
         let max = f64::from(PHASE_MAX);
-        self.terms
-            .iter()
-            .map(|t| {
-                let (mg, eg) = params::feature_params(usize::from(t.feature));
-                let w = if mg == eg {
-                    f64::from(params.get(mg))
-                } else {
-                    (f64::from(params.get(mg)) * phase + f64::from(params.get(eg)) * (max - phase))
-                        / max
-                };
-                f64::from(t.coef) * w
-            })
-            .sum()
+        let (mut mg_sum, mut eg_sum) = (0.0, 0.0);
+        for t in &self.terms {
+            let (mg, eg) = params::feature_params(usize::from(t.feature));
+            mg_sum += f64::from(t.coef) * f64::from(params.get(mg));
+            eg_sum += f64::from(t.coef) * f64::from(params.get(eg));
+        }
+        let strong = usize::from(eg_sum > 0.0);
+        let percent = scales(params).0[self.scale[strong] as usize];
+        (mg_sum * phase + eg_sum * f64::from(percent) / 100.0 * (max - phase)) / max
     }
 }
 
@@ -52,6 +53,7 @@ pub fn trace(pos: &Chess, out: &mut EvalTrace) {
     };
     extract(pos, &mut sink);
     out.phase = phase(pos);
+    out.scale = [Color::Black, Color::White].map(|strong| classify(pos.board(), strong));
     out.terms.clear();
     for (feature, &coef) in sink.coefs.iter().enumerate() {
         if coef != 0 {

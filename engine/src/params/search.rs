@@ -1,5 +1,7 @@
 //! Search parameters: the knobs of the quiescence search, the pruning margins and the on/off
-//! switches of the search features.
+//! switches of the search features; also the evaluation's endgame scale factors (`scale_*`),
+//! which multiply a sum rather than weigh a feature, so that the Texel tuner holds them fixed
+//! while SPSA can tune them like any knob here.
 //!
 //! Each knob is declared once, in [`search_params!`] below: that one line gives its constant
 //! id (so the search reads it without a name lookup), its [`ParamSpec`] (name, default, range,
@@ -255,6 +257,20 @@ search_params! {
     /// History pruning: history score per ply of depth below which a quiet move is skipped.
     /// Useful within 1000..16000: c_end 800.
     HISTORY_PRUNE_MARGIN history_prune_margin: i32 = 4000, [0, 100000], c_end 800.0, r_end 0.002;
+    /// Endgame scaling (`eval/scale.rs`), percent of the endgame sum kept when each side's
+    /// only piece is a bishop and they stand on opposite colours. Not a linear weight: the
+    /// Texel tuner holds the `scale_*` factors fixed. 100 = no scaling. c_end 5.
+    SCALE_OPPOSITE_BISHOPS scale_opposite_bishops: i32 = 100, [0, 100], c_end 5.0, r_end 0.002;
+    /// Endgame scaling: percent kept when the side ahead has no pawns and at most one minor
+    /// piece (it cannot mate). c_end 5.
+    SCALE_LONE_MINOR scale_lone_minor: i32 = 100, [0, 100], c_end 5.0, r_end 0.002;
+    /// Endgame scaling: percent kept when the side ahead has no pawns and leads by at most a
+    /// bishop in pieces (KRKB, KRKN, KRBKR, ...). c_end 5.
+    SCALE_PAWNLESS_SMALL_LEAD scale_pawnless_small_lead: i32 = 100, [0, 100], c_end 5.0, r_end 0.002;
+    /// Endgame scaling: percent kept when the side ahead has only rook pawns on one file and
+    /// no piece or a bishop of the wrong colour, and the defending king holds the corner.
+    /// c_end 5.
+    SCALE_ROOK_PAWN_CORNER scale_rook_pawn_corner: i32 = 100, [0, 100], c_end 5.0, r_end 0.002;
 }
 
 #[cfg(test)]

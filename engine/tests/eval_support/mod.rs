@@ -140,3 +140,36 @@ pub fn from_fen(fen: &str) -> Chess {
         .into_position(CastlingMode::Standard)
         .expect("legal test position")
 }
+
+/// Endings where the endgame scale classes apply (and a few where they do not), with both
+/// sides to move.
+pub fn scaled_endings() -> Vec<Chess> {
+    [
+        "8/5k2/5b2/1p3p2/5P2/1P1B4/5K2/8 w - - 0 1",
+        "8/5k2/5b2/1pp2p2/5P2/1P1B4/5K2/8 w - - 0 1",
+        "8/8/3k4/8/3b4/8/3RK3/8 w - - 0 1",
+        "8/8/3k4/3n4/8/8/2BRK3/8 w - - 0 1",
+        "8/8/3k4/3p4/8/8/3NK3/8 w - - 0 1",
+        "8/8/3k4/2pp4/8/8/3BK3/8 w - - 0 1",
+        "k7/8/8/P7/P7/2B5/8/6K1 w - - 0 1",
+        "8/8/8/8/6k1/8/7p/7K w - - 0 1",
+        "8/8/4k3/P7/P7/2B5/8/6K1 w - - 0 1",
+        "8/8/3k4/3r4/8/8/3QK3/8 w - - 0 1",
+    ]
+    .iter()
+    .flat_map(|fen| [from_fen(fen), from_fen(&fen.replace(" w ", " b "))])
+    .collect()
+}
+
+/// `params` with every endgame scale factor set away from 100 %.
+pub fn with_scales(mut params: Params) -> Params {
+    for (name, value) in [
+        ("scale_opposite_bishops", 50),
+        ("scale_lone_minor", 0),
+        ("scale_pawnless_small_lead", 25),
+        ("scale_rook_pawn_corner", 10),
+    ] {
+        params.set_assignment(&format!("{name}={value}")).unwrap();
+    }
+    params
+}

@@ -2,15 +2,16 @@
 //! `sigmoid(K · eval / 400)`, with its analytic gradient, computed in parallel over a
 //! [`TraceSet`].
 //!
-//! `eval = Σ coef · (w_mg · phase + w_eg · (24 − phase)) / 24` for tapered features; a flat
-//! feature has one weight, counted the same in every phase. This is [`EvalTrace::value`]'s
-//! formula, with real-valued weights.
+//! `eval = (mg · phase + eg · s · (24 − phase)) / 24` with `mg = Σ coef · w_mg` and
+//! `eg = Σ coef · w_eg` (a flat feature has one weight, counted in both), and `s` the endgame
+//! scale factor of the position's class for the side `eg` favours (held fixed: not tuned).
+//! This is [`EvalTrace::value`]'s formula, with real-valued weights.
 //!
 //! [`EvalTrace::value`]: engine::eval::EvalTrace::value
 
 use std::sync::Arc;
 
-use engine::eval::PHASE_MAX;
+use engine::eval::{PHASE_MAX, SCALE_CLASSES, Scales};
 use engine::params::{self, EVAL_PARAMS, ParamId, Params, TOTAL_FEATURES, specs};
 use rayon::prelude::*;
 
@@ -28,21 +29,34 @@ pub fn sigmoid(x: f64) -> f64 {
     1.0 / (1.0 + (-x).exp())
 }
 
-/// Real-valued weights per feature as `[mg, eg]`; a flat feature holds its one weight twice.
+/// Real-valued weights per feature as `[mg, eg]` (a flat feature holds its one weight
+/// twice), and the fixed endgame scale factors by class.
 #[derive(Clone, Debug)]
-pub struct FeatureWeights(Vec<[f64; 2]>);
+pub struct FeatureWeights {
+    weights: Vec<[f64; 2]>,
+    scales: [f64; SCALE_CLASSES],
+}
 
 impl FeatureWeights {
-    /// From evaluation parameter values indexed by [`ParamId`].
+    /// From evaluation parameter values indexed by [`ParamId`], with the default parameters'
+    /// endgame scale factors.
     pub fn from_values(values: &[f64]) -> Self {
-        FeatureWeights(
-            (0..TOTAL_FEATURES)
+        FeatureWeights {
+            weights: (0..TOTAL_FEATURES)
                 .map(|f| {
                     let (mg, eg) = params::feature_params(f);
                     [values[mg], values[eg]]
                 })
                 .collect(),
-        )
+            scales: [1.0; SCALE_CLASSES],
+        }
+        .with_scales(engine::eval::scales(&Params::default()))
+    }
+
+    /// The same weights with these endgame scale factors.
+    pub fn with_scales(mut self, scales: Scales) -> Self {
+        self.scales = scales.0.map(|percent| f64::from(percent) / 100.0);
+        self
     }
 
     /// From a parameter set.
@@ -51,19 +65,33 @@ impl FeatureWeights {
             .iter()
             .map(|&v| f64::from(v))
             .collect();
-        Self::from_values(&values)
+        Self::from_values(&values).with_scales(engine::eval::scales(p))
+    }
+
+    /// The factor applied to the endgame sum `eg` of position `p`.
+    #[inline]
+    fn scale(&self, p: &PositionTrace<'_>, eg: f64) -> f64 {
+        self.scales[usize::from(p.scale[usize::from(eg > 0.0)]).min(SCALE_CLASSES - 1)]
+    }
+
+    /// The middlegame and the scaled endgame sums of one traced position.
+    #[inline]
+    fn sums(&self, p: &PositionTrace<'_>) -> (f64, f64, f64) {
+        let (mut mg, mut eg) = (0.0, 0.0);
+        for t in p.terms {
+            let [wm, we] = self.weights[usize::from(t.feature)];
+            let c = f64::from(t.coef);
+            mg += c * wm;
+            eg += c * we;
+        }
+        let scale = self.scale(p, eg);
+        (mg, eg * scale, scale)
     }
 
     /// The evaluation (White's view, centipawns) of one traced position.
     #[inline]
     pub fn evaluate(&self, p: &PositionTrace<'_>) -> f64 {
-        let (mut mg, mut eg) = (0.0, 0.0);
-        for t in p.terms {
-            let [wm, we] = self.0[usize::from(t.feature)];
-            let c = f64::from(t.coef);
-            mg += c * wm;
-            eg += c * we;
-        }
+        let (mg, eg, _) = self.sums(p);
         let phase = f64::from(p.phase) / f64::from(PHASE_MAX);
         mg * phase + eg * (1.0 - phase)
     }
@@ -116,13 +144,15 @@ pub fn mse_and_gradient(
             |(mut sum, mut acc), range| {
                 for i in range {
                     let p = set.position(i);
-                    let s = sigmoid(slope * weights.evaluate(&p));
+                    let (mg, eg, scale) = weights.sums(&p);
+                    let phase = f64::from(p.phase) / f64::from(PHASE_MAX);
+                    let s = sigmoid(slope * (mg * phase + eg * (1.0 - phase)));
                     let err = s - f64::from(p.result);
                     sum += err * err;
-                    // d(err²)/d(eval), split by the phase blend of the weights.
+                    // d(err²)/d(eval), split by the phase blend of the weights (the endgame
+                    // side through its scale factor, which the weights move only at eg = 0).
                     let d = 2.0 * err * s * (1.0 - s) * slope;
-                    let phase = f64::from(p.phase) / f64::from(PHASE_MAX);
-                    let (dm, de) = (d * phase, d * (1.0 - phase));
+                    let (dm, de) = (d * phase, d * (1.0 - phase) * scale);
                     for t in p.terms {
                         let c = f64::from(t.coef);
                         let g = &mut acc[usize::from(t.feature)];
@@ -182,6 +212,8 @@ pub struct Objective {
     set: Arc<TraceSet>,
     k: f64,
     base: Vec<f64>,
+    /// The base parameters' endgame scale factors (not tuned here).
+    scales: Scales,
     tuned: Vec<ParamId>,
     /// Weight of the L2 penalty on the tuned parameters' distance from their start, per
     /// position (see [`Objective::with_l2`]).
@@ -230,6 +262,7 @@ impl Objective {
                 .iter()
                 .map(|&v| f64::from(v))
                 .collect(),
+            scales: engine::eval::scales(base),
             tuned,
             l2: 0.0,
             smoothness: 0.0,
@@ -283,7 +316,7 @@ impl Objective {
         for (&id, &v) in self.tuned.iter().zip(x) {
             values[id] = v;
         }
-        FeatureWeights::from_values(&values)
+        FeatureWeights::from_values(&values).with_scales(self.scales)
     }
 
     pub fn mse(&self, x: &[f64]) -> f64 {

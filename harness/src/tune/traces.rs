@@ -26,6 +26,8 @@ pub struct TraceSet {
     /// `offsets[i]..offsets[i + 1]` are position `i`'s terms.
     offsets: Vec<u32>,
     phases: Vec<u8>,
+    /// Endgame scale classes `[if Black is ahead, if White is ahead]`, as their discriminants.
+    scales: Vec<[u8; 2]>,
     results: Vec<f32>,
     /// Search scores in centipawns (NaN: none), kept only until [`TraceSet::blend_scores`];
     /// empty while no position has one, so score-less data costs nothing.
@@ -36,6 +38,8 @@ pub struct TraceSet {
 #[derive(Clone, Copy, Debug)]
 pub struct PositionTrace<'a> {
     pub phase: u8,
+    /// [`engine::eval::EvalTrace::scale`], as discriminants.
+    pub scale: [u8; 2],
     pub result: f32,
     pub terms: &'a [TraceTerm],
 }
@@ -67,6 +71,7 @@ impl TraceSet {
         self.terms.len() * size_of::<TraceTerm>()
             + self.offsets.len() * size_of::<u32>()
             + self.phases.len()
+            + self.scales.len() * size_of::<[u8; 2]>()
             + self.results.len() * size_of::<f32>()
             + self.scores.len() * size_of::<f32>()
     }
@@ -77,6 +82,7 @@ impl TraceSet {
         let (start, end) = (self.offsets[i] as usize, self.offsets[i + 1] as usize);
         PositionTrace {
             phase: self.phases[i],
+            scale: self.scales[i],
             result: self.results[i],
             terms: &self.terms[start..end],
         }
@@ -110,6 +116,7 @@ impl TraceSet {
     pub fn push(
         &mut self,
         phase: i32,
+        scale: [u8; 2],
         result: f32,
         score: Option<f32>,
         terms: &[TraceTerm],
@@ -128,6 +135,7 @@ impl TraceSet {
         self.terms.extend_from_slice(terms);
         self.offsets.push(end);
         self.phases.push(phase.clamp(0, eval::PHASE_MAX) as u8);
+        self.scales.push(scale);
         if score.is_some() || !self.scores.is_empty() {
             self.scores.resize(self.results.len(), f32::NAN);
             self.scores.push(score.unwrap_or(f32::NAN));
@@ -144,7 +152,13 @@ impl TraceSet {
     pub fn append(&mut self, other: &TraceSet) -> anyhow::Result<()> {
         for i in 0..other.len() {
             let p = other.position(i);
-            self.push(i32::from(p.phase), p.result, other.score(i), p.terms)?;
+            self.push(
+                i32::from(p.phase),
+                p.scale,
+                p.result,
+                other.score(i),
+                p.terms,
+            )?;
         }
         Ok(())
     }
@@ -154,7 +168,13 @@ impl TraceSet {
         let mut out = TraceSet::new();
         for &i in indices {
             let p = self.position(i);
-            out.push(i32::from(p.phase), p.result, self.score(i), p.terms)?;
+            out.push(
+                i32::from(p.phase),
+                p.scale,
+                p.result,
+                self.score(i),
+                p.terms,
+            )?;
         }
         Ok(out)
     }
@@ -284,7 +304,13 @@ pub fn append_samples(
     let mut dropped = 0;
     for (sample, trace) in samples.iter().zip(traced) {
         match trace {
-            Some(t) => set.push(t.phase, sample.result, sample.score, &t.terms)?,
+            Some(t) => set.push(
+                t.phase,
+                t.scale.map(|c| c as u8),
+                sample.result,
+                sample.score,
+                &t.terms,
+            )?,
             None => dropped += 1,
         }
     }
@@ -298,14 +324,14 @@ mod tests {
     #[test]
     fn scores_follow_subsets_and_blend_into_the_targets() {
         let mut set = TraceSet::new();
-        set.push(24, 1.0, None, &[]).unwrap();
+        set.push(24, [0, 0], 1.0, None, &[]).unwrap();
         assert_eq!(
             set.bytes(),
-            4 + 4 + 1 + 4,
+            4 + 4 + 1 + 2 + 4,
             "no score storage without scores"
         );
-        set.push(24, 1.0, Some(0.0), &[]).unwrap();
-        set.push(24, 0.0, Some(400.0), &[]).unwrap();
+        set.push(24, [0, 0], 1.0, Some(0.0), &[]).unwrap();
+        set.push(24, [0, 0], 0.0, Some(400.0), &[]).unwrap();
         assert_eq!(set.scored(), 2);
 
         let mut picked = set.subset(&[2, 0, 1]).unwrap();
@@ -332,7 +358,7 @@ mod tests {
     fn tail_split_holds_out_the_last_positions_in_order() {
         let mut set = TraceSet::new();
         for i in 0..10u8 {
-            set.push(i32::from(i), 0.5, None, &[]).unwrap();
+            set.push(i32::from(i), [0, 0], 0.5, None, &[]).unwrap();
         }
         let phases = |s: &TraceSet| {
             (0..s.len())
