@@ -239,7 +239,7 @@ search_params! {
     /// Transposition table in the quiescence search: null-window cut-offs on any entry whose
     /// bound decides, the entry's move tried first, and the result stored at depth 0 (only
     /// over empty, stale or quiescence entries, so that it never evicts a main-search one).
-    QSEARCH_TT qsearch_tt: bool = false, [0, 1], c_end 0.5, r_end 0.002;
+    QSEARCH_TT qsearch_tt: bool = true, [0, 1], c_end 0.5, r_end 0.002;
     /// Razoring: in non-PV nodes at depth `razor_depth` or less, when the static evaluation
     /// plus `razor_margin`·depth stays below alpha, a null-window quiescence search decides;
     /// the node fails low if that does.
