@@ -226,10 +226,6 @@ search_params! {
     /// In non-PV nodes, the static evaluation used for pruning is replaced by the table's
     /// score when the entry's bound says the true score lies beyond it on that side.
     TT_EVAL tt_eval: bool = false, [0, 1], c_end 0.5, r_end 0.002;
-    /// The improving signal: the static evaluation is above the same side's two plies
-    /// before. Not improving: LMR one ply more; improving: reverse futility margin one
-    /// ply smaller.
-    IMPROVING improving: bool = false, [0, 1], c_end 0.5, r_end 0.002;
     /// Null move: one ply more reduction per `null_move_eval_divisor` cp of static
     /// evaluation above beta (at most 3).
     NULL_MOVE_EVAL null_move_eval: bool = false, [0, 1], c_end 0.5, r_end 0.002;

@@ -115,9 +115,6 @@ pub struct Searcher {
     pv: Vec<MoveList>,
     /// Move-ordering scores of the node at each ply of the current path.
     scores: Vec<[i32; worker::MAX_MOVES]>,
-    /// Static evaluation of the node at each ply of the current path (`-INFINITY` where
-    /// none was computed, as in check).
-    static_evals: Vec<i32>,
 }
 
 impl Searcher {
@@ -137,7 +134,6 @@ impl Searcher {
             piece_squares: vec![PieceSquares::default(); MAX_PLY + 2],
             pv: vec![MoveList::new(); MAX_PLY + 2],
             scores: vec![[0; worker::MAX_MOVES]; MAX_PLY + 2],
-            static_evals: vec![score::INFINITY; MAX_PLY + 2],
         }
     }
 
@@ -190,7 +186,6 @@ impl Searcher {
             piece_squares: &mut self.piece_squares,
             pv: &mut self.pv,
             scores: &mut self.scores,
-            static_evals: &mut self.static_evals,
             stop,
             root_moves,
             time,

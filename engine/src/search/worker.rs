@@ -42,9 +42,6 @@ pub(crate) struct Worker<'a> {
     /// `scores[ply]`: the ordering scores of the moves of the node at `ply` (one buffer per
     /// ply, so that no node clears a fresh array of `MAX_MOVES` scores).
     pub scores: &'a mut [[i32; MAX_MOVES]],
-    /// `static_evals[ply]`: the static evaluation of the node at `ply` of the current path
-    /// (`-INFINITY` when not computed), for the improving signal.
-    pub static_evals: &'a mut [i32],
     pub stop: &'a AtomicBool,
     /// The root moves to search (`go searchmoves`); empty means all.
     pub root_moves: &'a [Move],
@@ -109,22 +106,6 @@ impl Worker<'_> {
         self.piece_squares[ply + 1] =
             self.evaluator
                 .piece_squares_after(pos, self.piece_squares[ply], m);
-    }
-
-    /// Whether `static_eval`, of the node at `ply`, is above the same side's static
-    /// evaluation two plies before (four when that node was in check; true when neither
-    /// is known).
-    #[inline]
-    fn is_improving(&self, ply: usize, static_eval: i32) -> bool {
-        let before = |back: usize| {
-            ply.checked_sub(back)
-                .map(|p| self.static_evals[p])
-                .filter(|&e| e != -INFINITY)
-        };
-        match before(2).or_else(|| before(4)) {
-            Some(earlier) => static_eval > earlier,
-            None => true,
-        }
     }
 
     /// `pv[ply] = m + pv[ply + 1]`.
@@ -200,15 +181,12 @@ impl Worker<'_> {
             return h.score;
         }
 
-        // Only the pruning of non-PV nodes needs the static evaluation (and the improving
-        // signal, of every node).
-        let static_eval = if in_check || (pv_node && !self.knobs.improving) {
+        // Only the pruning of non-PV nodes needs the static evaluation.
+        let static_eval = if pv_node || in_check {
             -INFINITY
         } else {
             self.evaluate(pos, ply)
         };
-        self.static_evals[ply] = static_eval;
-        let improving = self.knobs.improving && !in_check && self.is_improving(ply, static_eval);
         // The table's score, where its bound says the true score lies beyond the static
         // evaluation, is the better guess for pruning.
         let mut pruning_eval = static_eval;
@@ -240,9 +218,7 @@ impl Worker<'_> {
             }
             if self.knobs.reverse_futility
                 && depth <= self.knobs.reverse_futility_depth
-                && pruning_eval
-                    - self.knobs.reverse_futility_margin * (depth - i32::from(improving))
-                    >= beta
+                && pruning_eval - self.knobs.reverse_futility_margin * depth >= beta
             {
                 return pruning_eval;
             }
@@ -415,9 +391,6 @@ impl Worker<'_> {
                     && !child.is_check()
                 {
                     reduction = self.lmr.get(depth, index) - i32::from(pv_node);
-                    if self.knobs.improving && !improving {
-                        reduction += 1;
-                    }
                     if self.knobs.cont_history {
                         // Quiet moves below the killers are scored by their histories.
                         reduction -= move_score / self.knobs.lmr_history_divisor;
