@@ -6,6 +6,7 @@
 use shakmaty::{Bitboard, Chess, Color, Move, MoveList, Position, Rank, Role, Square, attacks};
 
 use super::knobs::Knobs;
+use super::movegen::is_legal_normal;
 use super::score::MAX_PLY;
 #[cfg(test)]
 use super::see::see;
@@ -14,7 +15,7 @@ use super::tt::PackedMove;
 
 pub(crate) const TT_MOVE: i32 = 1 << 30;
 const GOOD_CAPTURE: i32 = 1 << 28;
-const PROMOTION: i32 = 1 << 27;
+pub(crate) const PROMOTION: i32 = 1 << 27;
 pub(crate) const KILLER: i32 = 1 << 26;
 const BAD_CAPTURE: i32 = -(1 << 28);
 /// History scores stay within ±this, below the killers.
@@ -151,6 +152,23 @@ impl Heuristics {
         self.history[turn as usize][from][to]
     }
 
+    /// The killer of `ply` that [`Heuristics::score_moves`] would score highest among the legal
+    /// moves of `pos` (not in check), with that score: the first killer if legal, else the
+    /// second. `None` also when a killer is a castling move, which only the full generation
+    /// tells legal.
+    pub(crate) fn legal_killer(&self, pos: &Chess, ply: usize) -> Option<(Move, i32)> {
+        for (killer, score) in self.killers[ply].into_iter().zip([KILLER + 1, KILLER]) {
+            match killer {
+                Some(m @ Move::Normal { .. }) if is_legal_normal(pos, m) => {
+                    return Some((m, score));
+                }
+                Some(Move::Normal { .. }) | None => {}
+                Some(_) => return None,
+            }
+        }
+        None
+    }
+
     /// Scores every move of `moves` into `scores` (same indices).
     pub(crate) fn score_moves(
         &self,
@@ -186,9 +204,7 @@ impl Heuristics {
                         history[from as usize][to as usize]
                     }
                 }
-                _ if m.is_capture() => provisional_capture_score(*m),
-                _ if m.promotion() == Some(Role::Queen) => PROMOTION,
-                _ if m.is_promotion() => BAD_CAPTURE,
+                _ if m.is_capture() || m.is_promotion() => tactical_score(*m),
                 _ if killers[0] == Some(*m) => KILLER + 1,
                 _ if killers[1] == Some(*m) => KILLER,
                 _ => self.history(pos.turn(), *m),
@@ -201,6 +217,19 @@ impl Heuristics {
         {
             scores[index] = TT_MOVE;
         }
+    }
+}
+
+/// The score [`Heuristics::score_moves`] gives a capture or promotion that is not the table
+/// move.
+#[inline]
+pub(crate) fn tactical_score(m: Move) -> i32 {
+    if m.is_capture() {
+        provisional_capture_score(m)
+    } else if m.promotion() == Some(Role::Queen) {
+        PROMOTION
+    } else {
+        BAD_CAPTURE
     }
 }
 
