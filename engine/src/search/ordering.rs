@@ -23,9 +23,9 @@ const HISTORY_MAX: i32 = 1 << 14;
 /// Pieces (colour and role) times target squares: the index of a move in the continuation
 /// history.
 const PIECE_SQUARES: usize = 12 * 64;
-/// No move at this ply (before the root, or a null move): its continuation entries are
-/// skipped.
-const NO_PIECE_SQUARE: usize = usize::MAX;
+/// No move at this ply (before the root, or a null move): the continuation history's last
+/// row, which stays zero (never updated), so that scoring adds it without a test.
+const NO_PIECE_SQUARE: usize = PIECE_SQUARES;
 
 /// Killer moves per ply, the butterfly history (side, from, to) of quiet moves that caused
 /// cut-offs and the continuation history (an earlier move's piece and square, this move's
@@ -43,7 +43,7 @@ impl Heuristics {
         Heuristics {
             killers: [[None; 2]; MAX_PLY + 1],
             history: Box::new([[[0; 64]; 64]; 2]),
-            continuation: vec![[0; PIECE_SQUARES]; PIECE_SQUARES].into_boxed_slice(),
+            continuation: vec![[0; PIECE_SQUARES]; PIECE_SQUARES + 1].into_boxed_slice(),
             played: [NO_PIECE_SQUARE; MAX_PLY + 2],
         }
     }
@@ -135,18 +135,6 @@ impl Heuristics {
         }
     }
 
-    /// The continuation-history part of a quiet move's score.
-    #[inline]
-    fn continuation_score(&self, previous: [usize; 2], current: usize) -> i32 {
-        let mut sum = 0;
-        for before in previous {
-            if before != NO_PIECE_SQUARE {
-                sum += self.continuation[before][current];
-            }
-        }
-        sum
-    }
-
     fn history(&self, turn: Color, m: Move) -> i32 {
         let (from, to) = squares(m);
         self.history[turn as usize][from][to]
@@ -180,9 +168,21 @@ impl Heuristics {
         ply: usize,
     ) {
         let killers = self.killers[ply];
+        // Quiet moves compare with the killers by piece and squares (killers are quiet).
+        let killer_keys = killers.map(|k| match k {
+            Some(Move::Normal { role, from, to, .. }) => quiet_key(role, from, to),
+            _ => NO_KEY,
+        });
         let turn = pos.turn();
         let history = &self.history[turn as usize];
-        let previous = self.previous(ply);
+        // Without a previous move (or without the continuation history) the zero row.
+        let [before, before_that] = if knobs.cont_history {
+            self.previous(ply)
+        } else {
+            [NO_PIECE_SQUARE; 2]
+        };
+        let (continued, continued_twice) =
+            (&self.continuation[before], &self.continuation[before_that]);
         for (m, score) in moves.iter().zip(scores.iter_mut()) {
             // Quiet moves, most of the list, by one match; the rest by their kind.
             *score = match *m {
@@ -193,21 +193,23 @@ impl Heuristics {
                     capture: None,
                     promotion: None,
                 } => {
-                    if killers[0] == Some(*m) {
+                    let key = quiet_key(role, from, to);
+                    let current = piece_index(turn, role, to);
+                    let histories = history[from as usize][to as usize]
+                        + continued[current]
+                        + continued_twice[current];
+                    if key == killer_keys[0] {
                         KILLER + 1
-                    } else if killers[1] == Some(*m) {
+                    } else if key == killer_keys[1] {
                         KILLER
-                    } else if knobs.cont_history {
-                        history[from as usize][to as usize]
-                            + self.continuation_score(previous, piece_index(turn, role, to))
                     } else {
-                        history[from as usize][to as usize]
+                        histories
                     }
                 }
                 _ if m.is_capture() || m.is_promotion() => tactical_score(*m),
                 _ if killers[0] == Some(*m) => KILLER + 1,
                 _ if killers[1] == Some(*m) => KILLER,
-                _ => self.history(pos.turn(), *m),
+                _ => self.history(turn, *m),
             };
         }
         // A packed move matches at most one legal move (from, to and promotion tell them
@@ -288,6 +290,15 @@ fn update_entry(entry: &mut i32, bonus: i32) {
     *entry += 32 * bonus - *entry * bonus.abs() * 32 / HISTORY_MAX;
     *entry = (*entry).clamp(-HISTORY_MAX, HISTORY_MAX);
 }
+
+/// A quiet normal move as a number: role, from and to.
+#[inline]
+fn quiet_key(role: Role, from: Square, to: Square) -> u32 {
+    role as u32 | (from as u32) << 3 | (to as u32) << 9
+}
+
+/// A key no quiet move has.
+const NO_KEY: u32 = u32::MAX;
 
 /// Index of the moving piece (side and role) and target square.
 #[inline]
