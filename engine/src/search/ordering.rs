@@ -340,13 +340,50 @@ pub(crate) fn pick(
     scores: &mut [i32],
     index: usize,
 ) -> (Move, i32) {
+    pick_bounded(pos, moves, scores, index, None)
+}
+
+/// [`pick`] trying first the score of the previous pick, which bounds every score left (picks
+/// come highest first, and demotions only lower scores): where one equals it, it is the
+/// highest, found without a pass for the maximum. Worth it where ties are common: among the
+/// quiet moves of the main search (histories are often equal, zero for most moves early).
+#[inline(always)]
+pub(crate) fn pick_tied(
+    pos: &Chess,
+    moves: &mut MoveList,
+    scores: &mut [i32],
+    index: usize,
+) -> (Move, i32) {
+    // Only after a quiet move scored by its histories: captures and killers seldom tie.
+    let bound = index
+        .checked_sub(1)
+        .map(|previous| scores[previous])
+        .filter(|&score| (BAD_CAPTURE / 2..KILLER).contains(&score));
+    pick_bounded(pos, moves, scores, index, bound)
+}
+
+/// [`pick`], trying `bound` (no score left exceeds it) before the maximum.
+#[inline(always)]
+fn pick_bounded(
+    pos: &Chess,
+    moves: &mut MoveList,
+    scores: &mut [i32],
+    index: usize,
+    bound: Option<i32>,
+) -> (Move, i32) {
     loop {
         let groups = (moves.len() - index).div_ceil(LANES);
         let rest = &scores[index..index + groups * LANES];
         // The first of the highest (ties keep generation order). Two passes, because a plain
         // maximum vectorises and the running index of the best does not.
-        let top = highest(rest);
-        let best = index + first_position(rest, top);
+        let (top, at) = match bound.and_then(|b| first_position(rest, b).map(|at| (b, at))) {
+            Some(tied) => tied,
+            None => {
+                let top = highest(rest);
+                (top, first_position(rest, top).unwrap_or(0))
+            }
+        };
+        let best = index + at;
         if is_provisional(top) && loses_exchange(pos, moves[best]) {
             scores[best] = demoted(top);
             continue;
@@ -372,14 +409,14 @@ fn highest(scores: &[i32]) -> i32 {
 /// Where `top` first occurs in `scores` (a whole number of groups of [`LANES`]): one branch
 /// per group, on a mask of the group's matches.
 #[inline(always)]
-fn first_position(scores: &[i32], top: i32) -> usize {
+fn first_position(scores: &[i32], top: i32) -> Option<usize> {
     for (g, group) in scores.chunks_exact(LANES).enumerate() {
         let mask = matches(group, top);
         if mask != 0 {
-            return g * LANES + mask.trailing_zeros() as usize;
+            return Some(g * LANES + mask.trailing_zeros() as usize);
         }
     }
-    0
+    None
 }
 
 /// Bit `j` set when `group[j] == top` (`group` has [`LANES`] scores). SSE2 (every x86-64 CPU
@@ -666,10 +703,15 @@ mod tests {
                 .collect();
             scores.resize(moves.len() + LANES - 1, 0);
             pad_scores(&mut scores, moves.len());
+            let (mut tied_moves, mut tied_scores) = (lazy_moves.clone(), scores.clone());
             let picked: Vec<(Move, i32)> = (0..moves.len())
                 .map(|i| pick(&p, &mut lazy_moves, &mut scores, i))
                 .collect();
             assert_eq!(picked, expected, "{fen}");
+            let picked: Vec<(Move, i32)> = (0..moves.len())
+                .map(|i| pick_tied(&p, &mut tied_moves, &mut tied_scores, i))
+                .collect();
+            assert_eq!(picked, expected, "tied: {fen}");
         }
     }
 

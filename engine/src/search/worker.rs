@@ -15,7 +15,7 @@ use super::eval_cache::EvalCache;
 use super::knobs::{Knobs, LmrTable};
 use super::movegen::{TableMove, evasions, legal_moves_not_in_check, table_move, tactical_moves};
 use super::ordering::{
-    CheckInfo, Heuristics, PROMOTION, TT_MOVE, is_bad_capture_score, pad_scores, pick,
+    CheckInfo, Heuristics, PROMOTION, TT_MOVE, is_bad_capture_score, pad_scores, pick, pick_tied,
     tactical_score,
 };
 use super::position_key;
@@ -437,7 +437,7 @@ impl Worker<'_> {
                     if index >= moves.len() {
                         break;
                     }
-                    pick(pos, &mut moves, &mut self.scores[ply], index)
+                    pick_tied(pos, &mut moves, &mut self.scores[ply], index)
                 }
             };
             let quiet = !m.is_capture() && !m.is_promotion();
