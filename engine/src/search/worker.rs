@@ -321,7 +321,8 @@ impl Worker<'_> {
                 if self.knobs.null_move_eval {
                     reduction += ((pruning_eval - beta) / self.knobs.null_move_eval_divisor).min(3);
                 }
-                let null_key = position_key(&null_pos);
+                let null_key = null_move_key(pos, key);
+                debug_assert_eq!(null_key, position_key(&null_pos), "{pos:?}");
                 self.keys.set(ply + 1, null_key);
                 self.piece_squares[ply + 1] = self.piece_squares[ply];
                 self.heuristics.set_played(ply, pos.turn(), None);
@@ -635,6 +636,17 @@ pub(crate) fn child_key(pos: &Chess, key: u64, m: Move) -> Option<u64> {
         }
         _ => None,
     }
+}
+
+/// The key of [`null_move`]'s position, from `key`, that of `pos`: the other side to move and
+/// no en passant square (a full recomputation walks every piece).
+fn null_move_key(pos: &Chess, key: u64) -> u64 {
+    let mut z = Zobrist64(key);
+    z ^= Zobrist64::zobrist_for_white_turn();
+    if let Some(square) = pos.ep_square(EnPassantMode::Legal) {
+        z ^= Zobrist64::zobrist_for_en_passant_file(square.file());
+    }
+    z.0
 }
 
 /// Whether the side to move has a piece besides pawns and king (null move is unsafe in
