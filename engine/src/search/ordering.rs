@@ -214,8 +214,11 @@ impl Heuristics {
         }
         // A packed move matches at most one legal move (from, to and promotion tell them
         // apart), so the first match is the only one.
-        if tt_move != PackedMove::NONE
-            && let Some(index) = moves.iter().position(|m| tt_move.matches(*m))
+        // Most moves differ from it in the target square, compared first and alone.
+        if let Some((_, tt_to, _)) = tt_move.squares()
+            && let Some(index) = moves
+                .iter()
+                .position(|m| m.to() == tt_to && tt_move.matches(*m))
         {
             scores[index] = TT_MOVE;
         }
