@@ -8,7 +8,10 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use shakmaty::zobrist::{Zobrist64, ZobristValue};
-use shakmaty::{CastlingMode, Chess, EnPassantMode, FromSetup, Move, MoveList, Position, Role};
+use shakmaty::{
+    CastlingMode, CastlingSide, Chess, Color, EnPassantMode, FromSetup, Move, MoveList, Position,
+    Role, Square,
+};
 
 use super::draw::{KeyStack, is_fifty_move_draw};
 use super::eval_cache::EvalCache;
@@ -484,7 +487,7 @@ impl Worker<'_> {
             }
             let mut child = pos.clone();
             child.play_unchecked(m);
-            let child_key = incremental.unwrap_or_else(|| position_key(&child));
+            let child_key = incremental.unwrap_or_else(|| played_child_key(pos, key, m, &child));
             if !ordered && self.knobs.check_extension && child.is_check() {
                 // Extended, the child is a full node whose cut-offs may change the histories.
                 self.order_after_first(pos, &mut moves, tt_move, ply, first);
@@ -636,6 +639,62 @@ pub(crate) fn child_key(pos: &Chess, key: u64, m: Move) -> Option<u64> {
         }
         _ => None,
     }
+}
+
+/// The key of `child`, reached from `pos` (whose key is `key`) by `m`, where [`child_key`]
+/// had none: from the pieces `m` moves and takes, the castling rights it ends and the en
+/// passant files before and after (cheaper than hashing every piece of `child` again).
+pub(crate) fn played_child_key(pos: &Chess, key: u64, m: Move, child: &Chess) -> u64 {
+    let us = pos.turn();
+    let piece = |square: Square, role: Role, color: Color| {
+        Zobrist64::zobrist_for_piece(square, role.of(color))
+    };
+    let mut z = Zobrist64(key);
+    z ^= Zobrist64::zobrist_for_white_turn();
+    match m {
+        Move::Normal {
+            role,
+            from,
+            capture,
+            to,
+            promotion,
+        } => {
+            z ^= piece(from, role, us);
+            z ^= piece(to, promotion.unwrap_or(role), us);
+            if let Some(captured) = capture {
+                z ^= piece(to, captured, !us);
+            }
+        }
+        Move::EnPassant { from, to } => {
+            z ^= piece(from, Role::Pawn, us);
+            z ^= piece(to, Role::Pawn, us);
+            z ^= piece(Square::from_coords(to.file(), from.rank()), Role::Pawn, !us);
+        }
+        Move::Castle { king, rook } => {
+            let side = CastlingSide::from_king_side(rook > king);
+            z ^= piece(king, Role::King, us);
+            z ^= piece(side.king_to(us), Role::King, us);
+            z ^= piece(rook, Role::Rook, us);
+            z ^= piece(side.rook_to(us), Role::Rook, us);
+        }
+        Move::Put { .. } => return position_key(child),
+    }
+    for color in Color::ALL {
+        for side in CastlingSide::ALL {
+            if pos.castles().has(color, side) != child.castles().has(color, side) {
+                z ^= Zobrist64::zobrist_for_castling_right(color, side);
+            }
+        }
+    }
+    for square in [pos, child]
+        .map(|p| p.ep_square(EnPassantMode::Legal))
+        .into_iter()
+        .flatten()
+    {
+        z ^= Zobrist64::zobrist_for_en_passant_file(square.file());
+    }
+    debug_assert_eq!(z.0, position_key(child), "{pos:?} {m}");
+    z.0
 }
 
 /// The key of [`null_move`]'s position, from `key`, that of `pos`: the other side to move and
