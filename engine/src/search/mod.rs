@@ -392,7 +392,8 @@ pub fn perft(pos: &Chess, depth: u32) -> u64 {
             let incremental = worker::child_key(pos, key, m);
             let mut child = pos.clone();
             child.play_unchecked(m);
-            let child_key = incremental.unwrap_or_else(|| position_key(&child));
+            let child_key =
+                incremental.unwrap_or_else(|| worker::played_child_key(pos, key, m, &child));
             total += walk(&child, child_key, depth - 1);
         }
         total

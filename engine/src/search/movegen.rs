@@ -13,6 +13,7 @@ use shakmaty::{
 };
 
 use super::ordering::CheckInfo;
+use super::tt::PackedMove;
 
 /// Our pieces standing alone between the king of the side to move and an enemy slider: they
 /// may only move along that line.
@@ -420,6 +421,124 @@ fn push_quiet(moves: &mut MoveList, role: Role, from: Square, to: Square) {
     });
 }
 
+/// Whether the normal move `m` (any other kind: false) is legal in `pos`, which must not be
+/// in check: whether `m`, with the piece and capture it names, is one of the moves
+/// [`legal_moves_not_in_check`] generates. Answers for one move what generating them all would.
+pub(crate) fn is_legal_normal(pos: &Chess, m: Move) -> bool {
+    let Move::Normal {
+        role,
+        from,
+        capture,
+        to,
+        promotion,
+    } = m
+    else {
+        return false;
+    };
+    let board = pos.board();
+    let us = pos.turn();
+    let Some(king) = board.king_of(us) else {
+        return false;
+    };
+    let occupied = board.occupied();
+    if !board.by_color(us).contains(from) || board.role_at(from) != Some(role) {
+        return false;
+    }
+    // The move names what stands on `to` (en passant is a move of its own kind).
+    let target_matches = match capture {
+        Some(victim) => board.by_color(!us).contains(to) && board.role_at(to) == Some(victim),
+        None => !occupied.contains(to),
+    };
+    if !target_matches {
+        return false;
+    }
+    match role {
+        Role::King => {
+            return promotion.is_none()
+                && attacks::king_attacks(king).contains(to)
+                && board.attacks_to(to, !us, occupied).is_empty();
+        }
+        Role::Pawn => {
+            let back_rank = matches!(to.rank(), Rank::First | Rank::Eighth);
+            let promotes_legally = match promotion {
+                None => !back_rank,
+                Some(Role::Pawn | Role::King) => false,
+                Some(_) => back_rank,
+            };
+            let reaches = if capture.is_some() {
+                attacks::pawn_attacks(us, from).contains(to)
+            } else {
+                let fourth = match us {
+                    Color::White => Rank::Fourth,
+                    Color::Black => Rank::Fifth,
+                };
+                let single = forward(Bitboard::from_square(from), us) & !occupied;
+                let double = forward(single, us) & !occupied & Bitboard::from_rank(fourth);
+                (single | double).contains(to)
+            };
+            if !promotes_legally || !reaches {
+                return false;
+            }
+        }
+        _ => {
+            if promotion.is_some() || !piece_reach(role, from, occupied).contains(to) {
+                return false;
+            }
+        }
+    }
+    !pinned(board, us, king).contains(from) || attacks::aligned(from, to, king)
+}
+
+/// What a transposition-table move is in a position not in check.
+pub(crate) enum TableMove {
+    /// No legal move matches it.
+    Absent,
+    /// This legal move.
+    Legal(Move),
+    /// Castling or en passant may match it: only the full generation tells.
+    Unknown,
+}
+
+/// The legal move of `pos` (not in check) that `packed` matches, if any, without generating
+/// the moves: the only normal move that can match is the one from its `from` to its `to` with
+/// the pieces standing there, and other kinds are left to the full generation.
+pub(crate) fn table_move(pos: &Chess, packed: PackedMove) -> TableMove {
+    let Some((from, to, promotion)) = packed.squares() else {
+        return TableMove::Absent;
+    };
+    let board = pos.board();
+    let us = pos.turn();
+    let Some(role) = board
+        .role_at(from)
+        .filter(|_| board.by_color(us).contains(from))
+    else {
+        return TableMove::Absent;
+    };
+    if board.by_color(us).contains(to) {
+        // Castling is encoded as the king taking its own rook.
+        return if role == Role::King {
+            TableMove::Unknown
+        } else {
+            TableMove::Absent
+        };
+    }
+    if role == Role::Pawn && from.file() != to.file() && pos.maybe_ep_square() == Some(to) {
+        return TableMove::Unknown;
+    }
+    let m = Move::Normal {
+        role,
+        from,
+        capture: board.role_at(to),
+        to,
+        promotion,
+    };
+    if is_legal_normal(pos, m) {
+        TableMove::Legal(m)
+    } else {
+        TableMove::Absent
+    }
+}
+
 /// Whether `pos`, which must not be in check, has a legal move: a cheap look at the king and
 /// the unpinned pieces first, the full generation only when they have none.
 pub(crate) fn has_legal_move(pos: &Chess) -> bool {
@@ -509,6 +628,105 @@ mod tests {
             "{}",
             Fen::from_position(pos, shakmaty::EnPassantMode::Always)
         );
+    }
+
+    /// [`is_legal_normal`] and [`table_move`] against the legal move list of `pos` (not in
+    /// check), for every normal move a piece of the side to move could be said to make.
+    fn check_single_moves(pos: &Chess) {
+        let legal = pos.legal_moves();
+        let board = pos.board();
+        let fen = Fen::from_position(pos, shakmaty::EnPassantMode::Always);
+        for from in board.by_color(pos.turn()) {
+            let role = board.role_at(from).unwrap();
+            for to in Square::ALL {
+                let promotions: &[Option<Role>] = if role == Role::Pawn {
+                    &[
+                        None,
+                        Some(Role::Queen),
+                        Some(Role::Knight),
+                        Some(Role::King),
+                    ]
+                } else {
+                    &[None, Some(Role::Queen)]
+                };
+                for &promotion in promotions {
+                    // The capture the board shows, and a wrong one.
+                    let shown = board.role_at(to);
+                    let wrong = if shown.is_some() {
+                        None
+                    } else {
+                        Some(Role::Pawn)
+                    };
+                    for capture in [shown, wrong] {
+                        let m = Move::Normal {
+                            role,
+                            from,
+                            capture,
+                            to,
+                            promotion,
+                        };
+                        assert_eq!(is_legal_normal(pos, m), legal.contains(&m), "{fen} {m:?}");
+                    }
+                    let packed = PackedMove::new(Move::Normal {
+                        role,
+                        from,
+                        capture: None,
+                        to,
+                        promotion,
+                    });
+                    let matching: Vec<Move> = legal
+                        .iter()
+                        .copied()
+                        .filter(|m| packed.matches(*m))
+                        .collect();
+                    match table_move(pos, packed) {
+                        TableMove::Legal(m) => assert_eq!(matching, [m], "{fen} {m:?}"),
+                        TableMove::Absent => assert!(matching.is_empty(), "{fen} {matching:?}"),
+                        TableMove::Unknown => assert!(
+                            matching.iter().all(|m| m.is_castle() || m.is_en_passant()),
+                            "{fen} {matching:?}"
+                        ),
+                    }
+                }
+            }
+        }
+        for m in &legal {
+            let expected_unknown = m.is_castle() || m.is_en_passant();
+            match table_move(pos, PackedMove::new(*m)) {
+                TableMove::Legal(found) => assert_eq!(found, *m, "{fen}"),
+                TableMove::Unknown => assert!(expected_unknown, "{fen} {m:?}"),
+                TableMove::Absent => panic!("{fen} {m:?} not found"),
+            }
+        }
+    }
+
+    #[test]
+    fn single_moves_are_told_legal_as_generation_does() {
+        let mut positions = 0;
+        for fen in crate::bench::POSITIONS.iter().chain(&[
+            "8/8/8/KPp4r/8/8/8/4k3 w - c6 0 1",
+            "8/8/8/1k1pP2R/8/8/8/4K3 w - d6 0 1",
+            "4k3/8/8/2pP4/8/8/8/b3K2B w - c6 0 1",
+            "n1n5/PPPk4/8/8/8/8/4Kppp/5N1N b - - 0 1",
+            "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+            "5k2/8/8/8/8/8/8/4K2R w K - 0 1",
+            "1r2k2r/8/8/8/8/5b2/8/R3K2R w KQk - 0 1",
+            "r3k2r/8/8/8/8/8/8/R3K2R b KQkq - 0 1",
+            "4k3/8/8/8/8/8/3r4/3QK3 w - - 0 1",
+        ]) {
+            let root = pos(fen);
+            let mut children = vec![root.clone()];
+            for m in root.legal_moves() {
+                let mut child = root.clone();
+                child.play_unchecked(m);
+                children.push(child);
+            }
+            for p in children.iter().filter(|p| !p.is_check()) {
+                check_single_moves(p);
+                positions += 1;
+            }
+        }
+        assert!(positions > 1_000, "{positions}");
     }
 
     /// Checks every position within `depth` plies of `pos`; counts them, and those in check.

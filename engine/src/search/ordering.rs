@@ -6,6 +6,7 @@
 use shakmaty::{Bitboard, Chess, Color, Move, MoveList, Position, Rank, Role, Square, attacks};
 
 use super::knobs::Knobs;
+use super::movegen::is_legal_normal;
 use super::score::MAX_PLY;
 #[cfg(test)]
 use super::see::see;
@@ -14,7 +15,7 @@ use super::tt::PackedMove;
 
 pub(crate) const TT_MOVE: i32 = 1 << 30;
 const GOOD_CAPTURE: i32 = 1 << 28;
-const PROMOTION: i32 = 1 << 27;
+pub(crate) const PROMOTION: i32 = 1 << 27;
 pub(crate) const KILLER: i32 = 1 << 26;
 const BAD_CAPTURE: i32 = -(1 << 28);
 /// History scores stay within ±this, below the killers.
@@ -22,9 +23,9 @@ const HISTORY_MAX: i32 = 1 << 14;
 /// Pieces (colour and role) times target squares: the index of a move in the continuation
 /// history.
 const PIECE_SQUARES: usize = 12 * 64;
-/// No move at this ply (before the root, or a null move): its continuation entries are
-/// skipped.
-const NO_PIECE_SQUARE: usize = usize::MAX;
+/// No move at this ply (before the root, or a null move): the continuation history's last
+/// row, which stays zero (never updated), so that scoring adds it without a test.
+const NO_PIECE_SQUARE: usize = PIECE_SQUARES;
 
 /// Killer moves per ply, the butterfly history (side, from, to) of quiet moves that caused
 /// cut-offs and the continuation history (an earlier move's piece and square, this move's
@@ -42,7 +43,7 @@ impl Heuristics {
         Heuristics {
             killers: [[None; 2]; MAX_PLY + 1],
             history: Box::new([[[0; 64]; 64]; 2]),
-            continuation: vec![[0; PIECE_SQUARES]; PIECE_SQUARES].into_boxed_slice(),
+            continuation: vec![[0; PIECE_SQUARES]; PIECE_SQUARES + 1].into_boxed_slice(),
             played: [NO_PIECE_SQUARE; MAX_PLY + 2],
         }
     }
@@ -134,21 +135,26 @@ impl Heuristics {
         }
     }
 
-    /// The continuation-history part of a quiet move's score.
-    #[inline]
-    fn continuation_score(&self, previous: [usize; 2], current: usize) -> i32 {
-        let mut sum = 0;
-        for before in previous {
-            if before != NO_PIECE_SQUARE {
-                sum += self.continuation[before][current];
-            }
-        }
-        sum
-    }
-
     fn history(&self, turn: Color, m: Move) -> i32 {
         let (from, to) = squares(m);
         self.history[turn as usize][from][to]
+    }
+
+    /// The killer of `ply` that [`Heuristics::score_moves`] would score highest among the legal
+    /// moves of `pos` (not in check), with that score: the first killer if legal, else the
+    /// second. `None` also when a killer is a castling move, which only the full generation
+    /// tells legal.
+    pub(crate) fn legal_killer(&self, pos: &Chess, ply: usize) -> Option<(Move, i32)> {
+        for (killer, score) in self.killers[ply].into_iter().zip([KILLER + 1, KILLER]) {
+            match killer {
+                Some(m @ Move::Normal { .. }) if is_legal_normal(pos, m) => {
+                    return Some((m, score));
+                }
+                Some(Move::Normal { .. }) | None => {}
+                Some(_) => return None,
+            }
+        }
+        None
     }
 
     /// Scores every move of `moves` into `scores` (same indices).
@@ -162,9 +168,21 @@ impl Heuristics {
         ply: usize,
     ) {
         let killers = self.killers[ply];
+        // Quiet moves compare with the killers by piece and squares (killers are quiet).
+        let killer_keys = killers.map(|k| match k {
+            Some(Move::Normal { role, from, to, .. }) => quiet_key(role, from, to),
+            _ => NO_KEY,
+        });
         let turn = pos.turn();
         let history = &self.history[turn as usize];
-        let previous = self.previous(ply);
+        // Without a previous move (or without the continuation history) the zero row.
+        let [before, before_that] = if knobs.cont_history {
+            self.previous(ply)
+        } else {
+            [NO_PIECE_SQUARE; 2]
+        };
+        let (continued, continued_twice) =
+            (&self.continuation[before], &self.continuation[before_that]);
         for (m, score) in moves.iter().zip(scores.iter_mut()) {
             // Quiet moves, most of the list, by one match; the rest by their kind.
             *score = match *m {
@@ -175,32 +193,48 @@ impl Heuristics {
                     capture: None,
                     promotion: None,
                 } => {
-                    if killers[0] == Some(*m) {
+                    let key = quiet_key(role, from, to);
+                    let current = piece_index(turn, role, to);
+                    let histories = history[from as usize][to as usize]
+                        + continued[current]
+                        + continued_twice[current];
+                    if key == killer_keys[0] {
                         KILLER + 1
-                    } else if killers[1] == Some(*m) {
+                    } else if key == killer_keys[1] {
                         KILLER
-                    } else if knobs.cont_history {
-                        history[from as usize][to as usize]
-                            + self.continuation_score(previous, piece_index(turn, role, to))
                     } else {
-                        history[from as usize][to as usize]
+                        histories
                     }
                 }
-                _ if m.is_capture() => provisional_capture_score(*m),
-                _ if m.promotion() == Some(Role::Queen) => PROMOTION,
-                _ if m.is_promotion() => BAD_CAPTURE,
+                _ if m.is_capture() || m.is_promotion() => tactical_score(*m),
                 _ if killers[0] == Some(*m) => KILLER + 1,
                 _ if killers[1] == Some(*m) => KILLER,
-                _ => self.history(pos.turn(), *m),
+                _ => self.history(turn, *m),
             };
         }
         // A packed move matches at most one legal move (from, to and promotion tell them
         // apart), so the first match is the only one.
-        if tt_move != PackedMove::NONE
-            && let Some(index) = moves.iter().position(|m| tt_move.matches(*m))
+        // Most moves differ from it in the target square, compared first and alone.
+        if let Some((_, tt_to, _)) = tt_move.squares()
+            && let Some(index) = moves
+                .iter()
+                .position(|m| m.to() == tt_to && tt_move.matches(*m))
         {
             scores[index] = TT_MOVE;
         }
+    }
+}
+
+/// The score [`Heuristics::score_moves`] gives a capture or promotion that is not the table
+/// move.
+#[inline]
+pub(crate) fn tactical_score(m: Move) -> i32 {
+    if m.is_capture() {
+        provisional_capture_score(m)
+    } else if m.promotion() == Some(Role::Queen) {
+        PROMOTION
+    } else {
+        BAD_CAPTURE
     }
 }
 
@@ -260,6 +294,15 @@ fn update_entry(entry: &mut i32, bonus: i32) {
     *entry = (*entry).clamp(-HISTORY_MAX, HISTORY_MAX);
 }
 
+/// A quiet normal move as a number: role, from and to.
+#[inline]
+fn quiet_key(role: Role, from: Square, to: Square) -> u32 {
+    role as u32 | (from as u32) << 3 | (to as u32) << 9
+}
+
+/// A key no quiet move has.
+const NO_KEY: u32 = u32::MAX;
+
 /// Index of the moving piece (side and role) and target square.
 #[inline]
 fn piece_index(turn: Color, role: Role, to: Square) -> usize {
@@ -300,13 +343,50 @@ pub(crate) fn pick(
     scores: &mut [i32],
     index: usize,
 ) -> (Move, i32) {
+    pick_bounded(pos, moves, scores, index, None)
+}
+
+/// [`pick`] trying first the score of the previous pick, which bounds every score left (picks
+/// come highest first, and demotions only lower scores): where one equals it, it is the
+/// highest, found without a pass for the maximum. Worth it where ties are common: among the
+/// quiet moves of the main search (histories are often equal, zero for most moves early).
+#[inline(always)]
+pub(crate) fn pick_tied(
+    pos: &Chess,
+    moves: &mut MoveList,
+    scores: &mut [i32],
+    index: usize,
+) -> (Move, i32) {
+    // Only after a quiet move scored by its histories: captures and killers seldom tie.
+    let bound = index
+        .checked_sub(1)
+        .map(|previous| scores[previous])
+        .filter(|&score| (BAD_CAPTURE / 2..KILLER).contains(&score));
+    pick_bounded(pos, moves, scores, index, bound)
+}
+
+/// [`pick`], trying `bound` (no score left exceeds it) before the maximum.
+#[inline(always)]
+fn pick_bounded(
+    pos: &Chess,
+    moves: &mut MoveList,
+    scores: &mut [i32],
+    index: usize,
+    bound: Option<i32>,
+) -> (Move, i32) {
     loop {
         let groups = (moves.len() - index).div_ceil(LANES);
         let rest = &scores[index..index + groups * LANES];
         // The first of the highest (ties keep generation order). Two passes, because a plain
         // maximum vectorises and the running index of the best does not.
-        let top = highest(rest);
-        let best = index + first_position(rest, top);
+        let (top, at) = match bound.and_then(|b| first_position(rest, b).map(|at| (b, at))) {
+            Some(tied) => tied,
+            None => {
+                let top = highest(rest);
+                (top, first_position(rest, top).unwrap_or(0))
+            }
+        };
+        let best = index + at;
         if is_provisional(top) && loses_exchange(pos, moves[best]) {
             scores[best] = demoted(top);
             continue;
@@ -332,14 +412,14 @@ fn highest(scores: &[i32]) -> i32 {
 /// Where `top` first occurs in `scores` (a whole number of groups of [`LANES`]): one branch
 /// per group, on a mask of the group's matches.
 #[inline(always)]
-fn first_position(scores: &[i32], top: i32) -> usize {
+fn first_position(scores: &[i32], top: i32) -> Option<usize> {
     for (g, group) in scores.chunks_exact(LANES).enumerate() {
         let mask = matches(group, top);
         if mask != 0 {
-            return g * LANES + mask.trailing_zeros() as usize;
+            return Some(g * LANES + mask.trailing_zeros() as usize);
         }
     }
-    0
+    None
 }
 
 /// Bit `j` set when `group[j] == top` (`group` has [`LANES`] scores). SSE2 (every x86-64 CPU
@@ -626,10 +706,15 @@ mod tests {
                 .collect();
             scores.resize(moves.len() + LANES - 1, 0);
             pad_scores(&mut scores, moves.len());
+            let (mut tied_moves, mut tied_scores) = (lazy_moves.clone(), scores.clone());
             let picked: Vec<(Move, i32)> = (0..moves.len())
                 .map(|i| pick(&p, &mut lazy_moves, &mut scores, i))
                 .collect();
             assert_eq!(picked, expected, "{fen}");
+            let picked: Vec<(Move, i32)> = (0..moves.len())
+                .map(|i| pick_tied(&p, &mut tied_moves, &mut tied_scores, i))
+                .collect();
+            assert_eq!(picked, expected, "tied: {fen}");
         }
     }
 

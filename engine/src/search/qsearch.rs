@@ -8,11 +8,10 @@ use super::movegen::{evasions, has_legal_move, tactical_moves, tactical_moves_an
 use super::ordering::{
     CheckInfo, TT_MOVE, is_bad_capture_score, pad_scores, pick, provisional_capture_score,
 };
-use super::position_key;
 use super::score::{DRAW, INFINITY, MAX_PLY, mated_in};
 use super::see::value;
 use super::tt::{Bound, PackedMove};
-use super::worker::{Worker, child_key};
+use super::worker::{Worker, child_key, played_child_key};
 
 /// Ordering score of a quiet checking move: after the good captures, before the bad ones.
 const QUIET_CHECK: i32 = 0;
@@ -145,7 +144,7 @@ impl Worker<'_> {
             }
             let mut child = pos.clone();
             child.play_unchecked(m);
-            let child_key = incremental.unwrap_or_else(|| position_key(&child));
+            let child_key = incremental.unwrap_or_else(|| played_child_key(pos, key, m, &child));
             self.set_child(ply, pos, m, child_key);
             let score = -self.qsearch(&child, child_key, -beta, -alpha, ply + 1, qply + 1);
             if self.aborted {

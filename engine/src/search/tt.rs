@@ -1,6 +1,6 @@
 //! The transposition table: one 16-byte entry per slot, sized in MiB, replaced by depth and age.
 
-use shakmaty::Move;
+use shakmaty::{Move, Role, Square};
 
 use super::score::{MATE_BOUND, MAX_PLY};
 
@@ -27,6 +27,20 @@ impl PackedMove {
         let from = m.from().map_or(0, |sq| sq as u16);
         let promotion = m.promotion().map_or(0, |r| r as u16);
         PackedMove(from | (m.to() as u16) << 6 | promotion << 12)
+    }
+
+    /// From, to and promotion (`None` for [`PackedMove::NONE`]).
+    pub(crate) fn squares(self) -> Option<(Square, Square, Option<Role>)> {
+        if self == PackedMove::NONE {
+            return None;
+        }
+        let from = Square::new(u32::from(self.0 & 63));
+        let to = Square::new(u32::from(self.0 >> 6 & 63));
+        let promotion = match self.0 >> 12 {
+            0 => None,
+            r => Role::try_from(u32::from(r)).ok(),
+        };
+        Some((from, to, promotion))
     }
 
     pub(crate) fn matches(self, m: Move) -> bool {

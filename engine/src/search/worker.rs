@@ -8,13 +8,19 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use shakmaty::zobrist::{Zobrist64, ZobristValue};
-use shakmaty::{CastlingMode, Chess, EnPassantMode, FromSetup, Move, MoveList, Position, Role};
+use shakmaty::{
+    CastlingMode, CastlingSide, Chess, Color, EnPassantMode, FromSetup, Move, MoveList, Position,
+    Role, Square,
+};
 
 use super::draw::{KeyStack, is_fifty_move_draw};
 use super::eval_cache::EvalCache;
 use super::knobs::{Knobs, LmrTable};
-use super::movegen::{evasions, legal_moves_not_in_check};
-use super::ordering::{CheckInfo, Heuristics, is_bad_capture_score, pad_scores, pick};
+use super::movegen::{TableMove, evasions, legal_moves_not_in_check, table_move, tactical_moves};
+use super::ordering::{
+    CheckInfo, Heuristics, PROMOTION, TT_MOVE, is_bad_capture_score, pad_scores, pick, pick_tied,
+    tactical_score,
+};
 use super::position_key;
 use super::score::{DRAW, INFINITY, MATE, MATE_BOUND, MAX_PLY, mated_in};
 use super::see::see_at_least;
@@ -121,6 +127,67 @@ impl Worker<'_> {
             }
             line.push(child);
         }
+    }
+
+    /// Scores `moves`, every legal move of the node at `ply`, for [`pick`].
+    #[inline]
+    fn order(&mut self, pos: &Chess, moves: &MoveList, tt_move: PackedMove, ply: usize) {
+        self.heuristics
+            .score_moves(self.knobs, pos, moves, &mut self.scores[ply], tt_move, ply);
+        pad_scores(&mut self.scores[ply], moves.len());
+    }
+
+    /// The move [`pick`] would take first among the legal moves of `pos` (not in check),
+    /// found without generating them all: the table move, else the best capture or queen
+    /// promotion that loses no material (`moves` is left holding the captures), else a
+    /// killer. `None` when only the whole list tells.
+    #[inline(never)]
+    fn first_move(
+        &mut self,
+        pos: &Chess,
+        tt_move: PackedMove,
+        ply: usize,
+        moves: &mut MoveList,
+    ) -> Option<(Move, i32)> {
+        match table_move(pos, tt_move) {
+            TableMove::Legal(m) => return Some((m, TT_MOVE)),
+            TableMove::Unknown => return None,
+            TableMove::Absent => {}
+        }
+        // Every other move scores below a queen promotion, so the best of these, if at least
+        // that, is the first.
+        tactical_moves(pos, moves);
+        if !moves.is_empty() {
+            let scores = &mut self.scores[ply];
+            for (m, score) in moves.iter().zip(scores.iter_mut()) {
+                *score = tactical_score(*m);
+            }
+            pad_scores(scores, moves.len());
+            let (m, score) = pick(pos, moves, scores, 0);
+            if score >= PROMOTION {
+                return Some((m, score));
+            }
+        }
+        self.heuristics.legal_killer(pos, ply)
+    }
+
+    /// Generates and scores every legal move of `pos` (not in check) into `moves` after
+    /// [`Worker::first_move`] found `first`, and picks again the first, so that the list is
+    /// as it would have been had it been generated whole from the start.
+    #[inline(never)]
+    fn order_after_first(
+        &mut self,
+        pos: &Chess,
+        moves: &mut MoveList,
+        tt_move: PackedMove,
+        ply: usize,
+        first: Option<(Move, i32)>,
+    ) {
+        moves.clear();
+        legal_moves_not_in_check(pos, moves);
+        self.order(pos, moves, tt_move, ply);
+        let again = pick(pos, moves, &mut self.scores[ply], 0);
+        debug_assert_eq!(Some(again), first, "{pos:?}");
     }
 
     /// Searches `pos` (whose key is `key`, already recorded at `ply` in the key stack) to
@@ -233,7 +300,8 @@ impl Worker<'_> {
                 if self.knobs.null_move_eval {
                     reduction += ((pruning_eval - beta) / self.knobs.null_move_eval_divisor).min(3);
                 }
-                let null_key = position_key(&null_pos);
+                let null_key = null_move_key(pos, key);
+                debug_assert_eq!(null_key, position_key(&null_pos), "{pos:?}");
                 self.keys.set(ply + 1, null_key);
                 self.piece_squares[ply + 1] = self.piece_squares[ply];
                 self.heuristics.set_played(ply, pos.turn(), None);
@@ -265,23 +333,41 @@ impl Worker<'_> {
 
         // Filled in place: a move list is 2 KiB, and moving one is a copy.
         let mut moves = MoveList::new();
-        if in_check {
-            evasions(pos, &mut moves);
+        // Staged generation at depth 1, where the first move cuts off most often: that move
+        // (the table move, else the best capture not losing material, else a killer) is found
+        // without the quiet moves, which are generated only if it does not cut off. Only at
+        // depth 1, because the quiet moves must be scored by the histories as they stand
+        // before the first move is searched, and a depth-0 child (quiescence) changes none.
+        let first = if depth == 1 && !root && !in_check {
+            self.first_move(pos, tt_move, ply, &mut moves)
         } else {
-            legal_moves_not_in_check(pos, &mut moves);
+            None
+        };
+        if first.is_some() {
+            // There is a legal move, so neither mate nor stalemate.
+            if is_fifty_move_draw(pos.halfmoves()) {
+                return DRAW;
+            }
+        } else {
+            moves.clear();
+            if in_check {
+                evasions(pos, &mut moves);
+            } else {
+                legal_moves_not_in_check(pos, &mut moves);
+            }
+            if root && !self.root_moves.is_empty() {
+                moves.retain(|m| self.root_moves.contains(m));
+            }
+            if moves.is_empty() {
+                return if in_check { mated_in(ply) } else { DRAW };
+            }
+            if !root && is_fifty_move_draw(pos.halfmoves()) {
+                return DRAW;
+            }
+            self.order(pos, &moves, tt_move, ply);
         }
-        if root && !self.root_moves.is_empty() {
-            moves.retain(|m| self.root_moves.contains(m));
-        }
-        if moves.is_empty() {
-            return if in_check { mated_in(ply) } else { DRAW };
-        }
-        if !root && is_fifty_move_draw(pos.halfmoves()) {
-            return DRAW;
-        }
-        self.heuristics
-            .score_moves(self.knobs, pos, &moves, &mut self.scores[ply], tt_move, ply);
-        pad_scores(&mut self.scores[ply], moves.len());
+        // Whether `moves` holds every legal move, scored.
+        let mut ordered = first.is_none();
         self.heuristics.clear_killers(ply + 1);
 
         let mut best_score = -INFINITY;
@@ -319,8 +405,21 @@ impl Worker<'_> {
             i32::MIN
         };
         let mut check_info = None;
-        for index in 0..moves.len() {
-            let (m, move_score) = pick(pos, &mut moves, &mut self.scores[ply], index);
+        // Until `break`: the list may be generated in the loop.
+        for index in 0.. {
+            let (m, move_score) = match first {
+                Some(first) if index == 0 => first,
+                _ => {
+                    if !ordered {
+                        self.order_after_first(pos, &mut moves, tt_move, ply, first);
+                        ordered = true;
+                    }
+                    if index >= moves.len() {
+                        break;
+                    }
+                    pick_tied(pos, &mut moves, &mut self.scores[ply], index)
+                }
+            };
             let quiet = !m.is_capture() && !m.is_promotion();
             if quiet
                 && index >= late_moves
@@ -364,7 +463,12 @@ impl Worker<'_> {
             }
             let mut child = pos.clone();
             child.play_unchecked(m);
-            let child_key = incremental.unwrap_or_else(|| position_key(&child));
+            let child_key = incremental.unwrap_or_else(|| played_child_key(pos, key, m, &child));
+            if !ordered && self.knobs.check_extension && child.is_check() {
+                // Extended, the child is a full node whose cut-offs may change the histories.
+                self.order_after_first(pos, &mut moves, tt_move, ply, first);
+                ordered = true;
+            }
             self.set_child(ply, pos, m, child_key);
             self.heuristics.set_played(ply, pos.turn(), Some(m));
             let new_depth = depth - 1;
@@ -508,6 +612,73 @@ pub(crate) fn child_key(pos: &Chess, key: u64, m: Move) -> Option<u64> {
         }
         _ => None,
     }
+}
+
+/// The key of `child`, reached from `pos` (whose key is `key`) by `m`, where [`child_key`]
+/// had none: from the pieces `m` moves and takes, the castling rights it ends and the en
+/// passant files before and after (cheaper than hashing every piece of `child` again).
+pub(crate) fn played_child_key(pos: &Chess, key: u64, m: Move, child: &Chess) -> u64 {
+    let us = pos.turn();
+    let piece = |square: Square, role: Role, color: Color| {
+        Zobrist64::zobrist_for_piece(square, role.of(color))
+    };
+    let mut z = Zobrist64(key);
+    z ^= Zobrist64::zobrist_for_white_turn();
+    match m {
+        Move::Normal {
+            role,
+            from,
+            capture,
+            to,
+            promotion,
+        } => {
+            z ^= piece(from, role, us);
+            z ^= piece(to, promotion.unwrap_or(role), us);
+            if let Some(captured) = capture {
+                z ^= piece(to, captured, !us);
+            }
+        }
+        Move::EnPassant { from, to } => {
+            z ^= piece(from, Role::Pawn, us);
+            z ^= piece(to, Role::Pawn, us);
+            z ^= piece(Square::from_coords(to.file(), from.rank()), Role::Pawn, !us);
+        }
+        Move::Castle { king, rook } => {
+            let side = CastlingSide::from_king_side(rook > king);
+            z ^= piece(king, Role::King, us);
+            z ^= piece(side.king_to(us), Role::King, us);
+            z ^= piece(rook, Role::Rook, us);
+            z ^= piece(side.rook_to(us), Role::Rook, us);
+        }
+        Move::Put { .. } => return position_key(child),
+    }
+    for color in Color::ALL {
+        for side in CastlingSide::ALL {
+            if pos.castles().has(color, side) != child.castles().has(color, side) {
+                z ^= Zobrist64::zobrist_for_castling_right(color, side);
+            }
+        }
+    }
+    for square in [pos, child]
+        .map(|p| p.ep_square(EnPassantMode::Legal))
+        .into_iter()
+        .flatten()
+    {
+        z ^= Zobrist64::zobrist_for_en_passant_file(square.file());
+    }
+    debug_assert_eq!(z.0, position_key(child), "{pos:?} {m}");
+    z.0
+}
+
+/// The key of [`null_move`]'s position, from `key`, that of `pos`: the other side to move and
+/// no en passant square (a full recomputation walks every piece).
+fn null_move_key(pos: &Chess, key: u64) -> u64 {
+    let mut z = Zobrist64(key);
+    z ^= Zobrist64::zobrist_for_white_turn();
+    if let Some(square) = pos.ep_square(EnPassantMode::Legal) {
+        z ^= Zobrist64::zobrist_for_en_passant_file(square.file());
+    }
+    z.0
 }
 
 /// Whether the side to move has a piece besides pawns and king (null move is unsafe in
