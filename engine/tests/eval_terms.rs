@@ -30,6 +30,7 @@ fn mirrored_positions_evaluate_to_negatives() {
         Params::default(),
         random_eval_params(11, 300),
         eval_support::with_scales(random_eval_params(12, 300)),
+        eval_support::without_scales(random_eval_params(13, 300)),
     ] {
         let evaluator = Evaluator::new(&params);
         for pos in &positions {
@@ -365,8 +366,10 @@ fn outpost_and_seventh_rank_coefficients() {
 
 #[test]
 fn endgame_scaling_shrinks_drawish_endings_only() {
-    let plain = Evaluator::new(&Params::default());
-    let scaled = Evaluator::new(&eval_support::with_scales(Params::default()));
+    // The default factors: 50 % with opposite bishops, 0 % for a lone minor, 25 % for a
+    // pawnless small lead, against the same weights unscaled.
+    let plain = Evaluator::new(&eval_support::without_scales(Params::default()));
+    let scaled = Evaluator::new(&Params::default());
     let eval = |e: &Evaluator, fen: &str| e.evaluate_white(&from_fen(fen));
     // Opposite-coloured bishops, White a pawn up: the endgame half (22 of 24 at phase 2)
     // halved.

@@ -71,9 +71,31 @@ fn lone_bishop_with_knight(board: &Board, winner: Color) -> Option<Square> {
     }
 }
 
+/// The number of squares of the smallest box the winner's rooks and queens shut the lone king
+/// on `lone_king` into: on each axis, the files (ranks) on its side of the piece's file (rank),
+/// all eight when it stands on that line. 64 without rooks and queens.
+fn lone_king_box(board: &Board, winner: Color, lone_king: Square) -> i32 {
+    let side = |piece: u32, king: u32| -> i32 {
+        match king.cmp(&piece) {
+            std::cmp::Ordering::Less => piece as i32,
+            std::cmp::Ordering::Greater => 7 - piece as i32,
+            std::cmp::Ordering::Equal => 8,
+        }
+    };
+    (board.rooks_and_queens() & board.by_color(winner))
+        .into_iter()
+        .map(|sq| {
+            side(sq.file().to_u32(), lone_king.file().to_u32())
+                * side(sq.rank().to_u32(), lone_king.rank().to_u32())
+        })
+        .min()
+        .unwrap_or(64)
+}
+
 /// K+pieces vs a lone king, `winner` having the pieces: with the winner's sign, `7 − distance`
 /// between the kings (`king_distance_factor`) and the loser's distance to the edge
-/// (`mate_edge_<d>`); with exactly a bishop and a knight, also `14 −` the loser's distance to
+/// (`mate_edge_<d>`), `64 −` the squares of the box its rooks and queens shut it into
+/// (`mate_box`); with exactly a bishop and a knight, also `14 −` the loser's distance to
 /// a corner of the bishop's colour (`bn_mate_corner`), since only there can it be mated.
 pub(super) fn lone_king<S: Sink>(board: &Board, winner: Color, sink: &mut S) {
     let (Some(strong_king), Some(lone_king)) = (board.king_of(winner), board.king_of(!winner))
@@ -86,6 +108,10 @@ pub(super) fn lone_king<S: Sink>(board: &Board, winner: Color, sink: &mut S) {
         s * (7 - strong_king.distance(lone_king) as i32),
     );
     sink.add(feature::MATE_EDGE + edge_distance(lone_king), s);
+    sink.add(
+        feature::MATE_BOX,
+        s * (64 - lone_king_box(board, winner, lone_king)),
+    );
     if let Some(bishop) = lone_bishop_with_knight(board, winner) {
         sink.add(
             feature::BN_MATE_CORNER,

@@ -247,6 +247,7 @@ pub fn flat(f: FeatureId) -> i32 {
     match f {
         feature::KING_DISTANCE => 20,
         feature::BN_MATE_CORNER => 30,
+        feature::MATE_BOX => 3,
         _ if f >= feature::MATE_EDGE => [60, 30, 10, 0][f - feature::MATE_EDGE],
         _ => 0,
     }

@@ -98,8 +98,13 @@ pub const MATE_EDGE: FeatureId = KING_DISTANCE + 1;
 /// K+B+N vs K: weight per step (files plus ranks) the losing king is closer than 14 to the
 /// nearer corner of the bishop's colour, the only corners where that material can mate.
 pub const BN_MATE_CORNER: FeatureId = MATE_EDGE + 4;
+/// K+R or K+Q (and more) vs K: weight per square the losing king's box is smaller than the
+/// board, the box being the part of the board on its side of the winner's rook or queen's
+/// file and rank (the smallest over those pieces): cutting the king off is progress even
+/// while the distances stay the same.
+pub const MATE_BOX: FeatureId = BN_MATE_CORNER + 1;
 /// Number of features in all.
-pub const TOTAL_FEATURES: usize = BN_MATE_CORNER + 1;
+pub const TOTAL_FEATURES: usize = MATE_BOX + 1;
 /// Number of flat (untapered) features, one parameter each.
 pub const FLAT_FEATURES: usize = TOTAL_FEATURES - TAPERED_FEATURES;
 
@@ -153,6 +158,7 @@ pub fn name(f: FeatureId) -> String {
         KING_DISTANCE => "king_distance_factor".into(),
         _ if f < BN_MATE_CORNER => block(MATE_EDGE, "mate_edge"),
         BN_MATE_CORNER => "bn_mate_corner".into(),
+        MATE_BOX => "mate_box".into(),
         _ => panic!("feature {f} out of range"),
     }
 }
@@ -161,7 +167,7 @@ pub fn name(f: FeatureId) -> String {
 pub fn range(f: FeatureId) -> (i32, i32) {
     match f {
         _ if f < PST => (0, 3000),
-        KING_DISTANCE | BN_MATE_CORNER => (0, 200),
+        KING_DISTANCE | BN_MATE_CORNER | MATE_BOX => (0, 200),
         _ if f >= MATE_EDGE => (-500, 500),
         _ => (-1000, 1000),
     }
@@ -177,7 +183,7 @@ pub fn spsa_c_end(f: FeatureId) -> f64 {
         _ if f < MOBILITY_KNIGHT => 3.0,
         _ if f < PASSED_PAWN => 2.0,
         _ if f < DOUBLED_PAWN => 4.0,
-        KING_DISTANCE | BN_MATE_CORNER => 2.0,
+        KING_DISTANCE | BN_MATE_CORNER | MATE_BOX => 2.0,
         _ if f >= MATE_EDGE => 5.0,
         _ => 2.0,
     }
@@ -208,6 +214,7 @@ pub fn group(param_name: &str) -> &'static str {
             if param_name.starts_with("king_distance")
                 || param_name.starts_with("mate_edge")
                 || param_name.starts_with("bn_mate")
+                || param_name.starts_with("mate_box")
             {
                 "mating K+piece vs K"
             } else {

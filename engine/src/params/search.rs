@@ -233,9 +233,11 @@ search_params! {
     /// `null_move_eval`. Useful within 100..400: c_end 20.
     NULL_MOVE_EVAL_DIVISOR null_move_eval_divisor: i32 = 200, [50, 2000], c_end 20.0, r_end 0.002;
     /// Transposition table in the quiescence search: null-window cut-offs on any entry whose
-    /// bound decides, the entry's move tried first, and the result stored at depth 0 (only
-    /// over empty, stale or quiescence entries, so that it never evicts a main-search one).
-    QSEARCH_TT qsearch_tt: bool = true, [0, 1], c_end 0.5, r_end 0.002;
+    /// bound decides and that searched at least as many plies of quiet checks, the entry's
+    /// move tried first, and the result stored below depth 0 (only over empty, stale or
+    /// quiescence entries, so that it never evicts a main-search one). Off: it passed its
+    /// SPRT (docs/strength.md row 20) but loses the design notes' 1.Red1 at depth 4.
+    QSEARCH_TT qsearch_tt: bool = false, [0, 1], c_end 0.5, r_end 0.002;
     /// Razoring: in non-PV nodes at depth `razor_depth` or less, when the static evaluation
     /// plus `razor_margin`·depth stays below alpha, a null-window quiescence search decides;
     /// the node fails low if that does.
@@ -256,17 +258,17 @@ search_params! {
     /// Endgame scaling (`eval/scale.rs`), percent of the endgame sum kept when each side's
     /// only piece is a bishop and they stand on opposite colours. Not a linear weight: the
     /// Texel tuner holds the `scale_*` factors fixed. 100 = no scaling. c_end 5.
-    SCALE_OPPOSITE_BISHOPS scale_opposite_bishops: i32 = 100, [0, 100], c_end 5.0, r_end 0.002;
+    SCALE_OPPOSITE_BISHOPS scale_opposite_bishops: i32 = 50, [0, 100], c_end 5.0, r_end 0.002;
     /// Endgame scaling: percent kept when the side ahead has no pawns and at most one minor
     /// piece (it cannot mate). c_end 5.
-    SCALE_LONE_MINOR scale_lone_minor: i32 = 100, [0, 100], c_end 5.0, r_end 0.002;
+    SCALE_LONE_MINOR scale_lone_minor: i32 = 0, [0, 100], c_end 5.0, r_end 0.002;
     /// Endgame scaling: percent kept when the side ahead has no pawns and leads by at most a
     /// bishop in pieces (KRKB, KRKN, KRBKR, ...). c_end 5.
-    SCALE_PAWNLESS_SMALL_LEAD scale_pawnless_small_lead: i32 = 100, [0, 100], c_end 5.0, r_end 0.002;
+    SCALE_PAWNLESS_SMALL_LEAD scale_pawnless_small_lead: i32 = 25, [0, 100], c_end 5.0, r_end 0.002;
     /// Endgame scaling: percent kept when the side ahead has only rook pawns on one file and
     /// no piece or a bishop of the wrong colour, and the defending king holds the corner.
     /// c_end 5.
-    SCALE_ROOK_PAWN_CORNER scale_rook_pawn_corner: i32 = 100, [0, 100], c_end 5.0, r_end 0.002;
+    SCALE_ROOK_PAWN_CORNER scale_rook_pawn_corner: i32 = 10, [0, 100], c_end 5.0, r_end 0.002;
 }
 
 #[cfg(test)]

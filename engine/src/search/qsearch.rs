@@ -10,7 +10,7 @@ use super::ordering::{
 };
 use super::score::{DRAW, INFINITY, MAX_PLY, mated_in};
 use super::see::value;
-use super::tt::{Bound, PackedMove};
+use super::tt::{Bound, PackedMove, quiescence_depth};
 use super::worker::{Worker, child_key, played_child_key};
 
 /// Ordering score of a quiet checking move: after the good captures, before the bad ones.
@@ -45,8 +45,11 @@ impl Worker<'_> {
         } else {
             None
         };
+        // A node with plies of quiet checks left trusts only results with as many.
+        let tt_depth = quiescence_depth(self.knobs.qsearch_check_plies.saturating_sub(qply));
         if let Some(h) = hit
             && beta - alpha == 1
+            && h.depth >= tt_depth
             && match h.bound {
                 Bound::Exact => true,
                 Bound::Lower => h.score >= beta,
@@ -171,7 +174,8 @@ impl Worker<'_> {
                 Bound::Upper
             };
             let packed = best_move.map_or(PackedMove::NONE, PackedMove::new);
-            self.tt.store_shallow(key, ply, best_score, bound, packed);
+            self.tt
+                .store_shallow(key, ply, tt_depth, best_score, bound, packed);
         }
         best_score
     }

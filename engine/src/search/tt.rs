@@ -54,9 +54,22 @@ struct Entry {
     key: u64,
     best: PackedMove,
     score: i16,
+    /// Depth + [`QS_DEPTH_OFFSET`]: below the offset quiescence results (by the plies of
+    /// quiet checks they searched), from it up the main search's depths.
     depth: u8,
     /// Generation in the high 6 bits, bound in the low 2 (0 = empty slot).
     age_bound: u8,
+}
+
+/// How far below depth 0 quiescence results are stored: a result that searched quiet checks
+/// for `r` more plies (0 ..= 16, `qsearch_check_plies`' range) has depth `r -`
+/// [`QS_DEPTH_OFFSET`], so that only a result at least as thorough cuts a quiescence node off
+/// and none ever cuts off a main-search node (depth 1 and up).
+pub(crate) const QS_DEPTH_OFFSET: i32 = 17;
+
+/// The table depth of a quiescence result with `check_plies` plies of quiet checks left.
+pub(crate) fn quiescence_depth(check_plies: usize) -> i32 {
+    check_plies.min(16) as i32 - QS_DEPTH_OFFSET
 }
 
 /// A probe hit: the entry's data with the score already converted to the probing ply.
@@ -140,26 +153,29 @@ impl TranspositionTable {
         Some(Hit {
             best: e.best,
             score: score_from_tt(i32::from(e.score), ply),
-            depth: i32::from(e.depth),
+            depth: i32::from(e.depth) - QS_DEPTH_OFFSET,
             bound,
         })
     }
 
+    /// Stores a quiescence result only where it evicts nothing of the main search: an empty
+    /// or stale slot, or this position's own quiescence entry. `depth` is a
+    /// [`quiescence_depth`].
     #[inline]
-    /// Stores a quiescence result (depth 0) only where it evicts nothing of the main
-    /// search: an empty or stale slot, or this position's own shallow entry.
     pub(crate) fn store_shallow(
         &mut self,
         key: u64,
         ply: usize,
+        depth: i32,
         score: i32,
         bound: Bound,
         best: PackedMove,
     ) {
+        debug_assert!(depth < 0);
         let e = &self.entries[self.index(key)];
         let free = e.age_bound == 0 || e.age_bound >> 2 != self.generation;
-        if free || (e.key == key && e.depth == 0) {
-            self.store(key, ply, 0, score, bound, best);
+        if free || (e.key == key && i32::from(e.depth) < QS_DEPTH_OFFSET) {
+            self.store(key, ply, depth, score, bound, best);
         }
     }
 
@@ -181,7 +197,7 @@ impl TranspositionTable {
         if !(same
             || stale
             || e.age_bound == 0
-            || depth + 3 >= i32::from(e.depth)
+            || depth + 3 >= i32::from(e.depth) - QS_DEPTH_OFFSET
             || bound == Bound::Exact)
         {
             return;
@@ -201,7 +217,7 @@ impl TranspositionTable {
             key,
             best,
             score: score_to_tt(score, ply) as i16,
-            depth: depth.clamp(0, 255) as u8,
+            depth: (depth + QS_DEPTH_OFFSET).clamp(0, 255) as u8,
             age_bound: generation << 2 | bound_bits,
         };
     }

@@ -161,14 +161,24 @@ pub fn scaled_endings() -> Vec<Chess> {
     .collect()
 }
 
-/// `params` with every endgame scale factor set away from 100 %.
-pub fn with_scales(mut params: Params) -> Params {
-    for (name, value) in [
-        ("scale_opposite_bishops", 50),
-        ("scale_lone_minor", 0),
-        ("scale_pawnless_small_lead", 25),
-        ("scale_rook_pawn_corner", 10),
-    ] {
+/// `params` with every endgame scale factor set away from 100 % (not the defaults).
+pub fn with_scales(params: Params) -> Params {
+    set_scales(params, [40, 5, 30, 15])
+}
+
+/// `params` with endgame scaling off (every factor 100 %).
+pub fn without_scales(params: Params) -> Params {
+    set_scales(params, [100; 4])
+}
+
+fn set_scales(mut params: Params, percent: [i32; 4]) -> Params {
+    let names = [
+        "scale_opposite_bishops",
+        "scale_lone_minor",
+        "scale_pawnless_small_lead",
+        "scale_rook_pawn_corner",
+    ];
+    for (name, value) in names.iter().zip(percent) {
         params.set_assignment(&format!("{name}={value}")).unwrap();
     }
     params
