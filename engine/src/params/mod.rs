@@ -509,7 +509,8 @@ impl Params {
     }
 
     /// Only material weights (pawn 100, knight 300, bishop 300, rook 500, queen 900, in both
-    /// phases) and every other evaluation weight zero; search parameters at their defaults.
+    /// phases) and every other evaluation weight zero; endgame scaling off (the `scale_*`
+    /// factors at 100); the other search parameters at their defaults.
     /// The usual starting point of a Texel tune from scratch.
     pub fn material_only() -> Params {
         let mut p = Params::default();
@@ -520,6 +521,15 @@ impl Params {
             let (mg, eg) = feature_params(feature::MATERIAL + i);
             p.values[mg] = value;
             p.values[eg] = value;
+        }
+        // Material alone, unscaled in drawish endings too.
+        for id in [
+            search::SCALE_OPPOSITE_BISHOPS,
+            search::SCALE_LONE_MINOR,
+            search::SCALE_PAWNLESS_SMALL_LEAD,
+            search::SCALE_ROOK_PAWN_CORNER,
+        ] {
+            p.values[id] = 100;
         }
         p
     }
