@@ -700,20 +700,49 @@ mod tests {
         }
     }
 
+    /// Positions with special moves (en passant, pins, promotions, stalemates, quiet checks,
+    /// castling), beside the bench positions, for the generators' tests.
+    const SPECIAL_POSITIONS: &[&str] = &[
+        // En passant: legal, pinned along the rank, pinned diagonally; promotions with and
+        // without captures, pinned pawns, stalemates.
+        "8/8/8/KPp4r/8/8/8/4k3 w - c6 0 1",
+        "8/8/8/1k1pP2R/8/8/8/4K3 w - d6 0 1",
+        "4k3/8/8/2pP4/8/8/8/b3K2B w - c6 0 1",
+        "n1n5/PPPk4/8/8/8/8/4Kppp/5N1N b - - 0 1",
+        "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+        "7k/5Q2/8/8/8/8/8/K7 b - - 0 1",
+        "k7/P7/K7/8/8/8/8/8 b - - 0 1",
+        "8/8/8/8/8/1q6/2k5/K7 w - - 0 1",
+        "4k3/8/8/8/8/8/3r4/3QK3 w - - 0 1",
+        // Quiet checks: castling either way, the king and a pawn (single and double
+        // push) uncovering a slider, direct pawn pushes.
+        "5k2/8/8/8/8/8/8/4K2R w K - 0 1",
+        "3k4/8/8/8/8/8/8/R3K3 w Q - 0 1",
+        "7k/8/8/8/8/8/1K6/B7 w - - 0 1",
+        "8/8/8/8/8/8/R2P3k/4K3 w - - 0 1",
+        "8/8/8/5k2/8/8/4P3/4K3 w - - 0 1",
+        "r3k2r/8/8/8/8/8/8/3K1R2 b kq - 0 1",
+        // Castling: across an attacked square (and the rook attacked, allowed), into
+        // check, blocked by pieces, b1 attacked (allowed), both sides for Black.
+        "1r2k2r/8/8/8/8/5b2/8/R3K2R w KQk - 0 1",
+        "4k3/8/8/8/8/8/6r1/R3K2R w KQ - 0 1",
+        "rn2k1nr/8/8/8/8/8/8/R3KB1R w KQkq - 0 1",
+        "4k3/8/8/8/8/8/1r6/R3K2R w KQ - 0 1",
+        "r3k2r/8/8/8/8/8/8/R3K2R b KQkq - 0 1",
+        // Evasions: double check, en passant taking the checker (and
+        // not resolving a discovered check), promotions blocking or
+        // taking a checking rook, a king stepping off a bishop's line.
+        "4k3/8/3N4/8/8/8/8/4RK2 b - - 0 1",
+        "8/8/8/3k4/3pP3/8/8/4K3 b - e3 0 1",
+        "K7/8/8/8/4Pp2/8/R6k/8 b - e3 0 1",
+        "K2r3k/2P5/8/8/8/8/8/8 w - - 0 1",
+        "4k3/8/8/8/1b6/8/3K4/8 w - - 0 1",
+    ];
+
     #[test]
     fn single_moves_are_told_legal_as_generation_does() {
         let mut positions = 0;
-        for fen in crate::bench::POSITIONS.iter().chain(&[
-            "8/8/8/KPp4r/8/8/8/4k3 w - c6 0 1",
-            "8/8/8/1k1pP2R/8/8/8/4K3 w - d6 0 1",
-            "4k3/8/8/2pP4/8/8/8/b3K2B w - c6 0 1",
-            "n1n5/PPPk4/8/8/8/8/4Kppp/5N1N b - - 0 1",
-            "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
-            "5k2/8/8/8/8/8/8/4K2R w K - 0 1",
-            "1r2k2r/8/8/8/8/5b2/8/R3K2R w KQk - 0 1",
-            "r3k2r/8/8/8/8/8/8/R3K2R b KQkq - 0 1",
-            "4k3/8/8/8/8/8/3r4/3QK3 w - - 0 1",
-        ]) {
+        for fen in crate::bench::POSITIONS.iter().chain(SPECIAL_POSITIONS) {
             let root = pos(fen);
             let mut children = vec![root.clone()];
             for m in root.legal_moves() {
@@ -751,42 +780,7 @@ mod tests {
     #[test]
     fn same_moves_and_order_as_legal_generation() {
         let (mut positions, mut in_check) = (0, 0);
-        for fen in crate::bench::POSITIONS.iter().chain(&[
-            // En passant: legal, pinned along the rank, pinned diagonally; promotions with and
-            // without captures, pinned pawns, stalemates.
-            "8/8/8/KPp4r/8/8/8/4k3 w - c6 0 1",
-            "8/8/8/1k1pP2R/8/8/8/4K3 w - d6 0 1",
-            "4k3/8/8/2pP4/8/8/8/b3K2B w - c6 0 1",
-            "n1n5/PPPk4/8/8/8/8/4Kppp/5N1N b - - 0 1",
-            "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
-            "7k/5Q2/8/8/8/8/8/K7 b - - 0 1",
-            "k7/P7/K7/8/8/8/8/8 b - - 0 1",
-            "8/8/8/8/8/1q6/2k5/K7 w - - 0 1",
-            "4k3/8/8/8/8/8/3r4/3QK3 w - - 0 1",
-            // Quiet checks: castling either way, the king and a pawn (single and double
-            // push) uncovering a slider, direct pawn pushes.
-            "5k2/8/8/8/8/8/8/4K2R w K - 0 1",
-            "3k4/8/8/8/8/8/8/R3K3 w Q - 0 1",
-            "7k/8/8/8/8/8/1K6/B7 w - - 0 1",
-            "8/8/8/8/8/8/R2P3k/4K3 w - - 0 1",
-            "8/8/8/5k2/8/8/4P3/4K3 w - - 0 1",
-            "r3k2r/8/8/8/8/8/8/3K1R2 b kq - 0 1",
-            // Castling: across an attacked square (and the rook attacked, allowed), into
-            // check, blocked by pieces, b1 attacked (allowed), both sides for Black.
-            "1r2k2r/8/8/8/8/5b2/8/R3K2R w KQk - 0 1",
-            "4k3/8/8/8/8/8/6r1/R3K2R w KQ - 0 1",
-            "rn2k1nr/8/8/8/8/8/8/R3KB1R w KQkq - 0 1",
-            "4k3/8/8/8/8/8/1r6/R3K2R w KQ - 0 1",
-            "r3k2r/8/8/8/8/8/8/R3K2R b KQkq - 0 1",
-            // Evasions: double check, en passant taking the checker (and
-            // not resolving a discovered check), promotions blocking or
-            // taking a checking rook, a king stepping off a bishop's line.
-            "4k3/8/3N4/8/8/8/8/4RK2 b - - 0 1",
-            "8/8/8/3k4/3pP3/8/8/4K3 b - e3 0 1",
-            "K7/8/8/8/4Pp2/8/R6k/8 b - e3 0 1",
-            "K2r3k/2P5/8/8/8/8/8/8 w - - 0 1",
-            "4k3/8/8/8/1b6/8/3K4/8 w - - 0 1",
-        ]) {
+        for fen in crate::bench::POSITIONS.iter().chain(SPECIAL_POSITIONS) {
             walk(&pos(fen), 2, &mut positions, &mut in_check);
         }
         assert!(positions > 10_000, "{positions}");
