@@ -235,9 +235,11 @@ search_params! {
     /// Transposition table in the quiescence search: null-window cut-offs on any entry whose
     /// bound decides and that searched at least as many plies of quiet checks, the entry's
     /// move tried first, and the result stored below depth 0 (only over empty, stale or
-    /// quiescence entries, so that it never evicts a main-search one). Off: it passed its
-    /// SPRT (docs/strength.md row 20) but loses the design notes' 1.Red1 at depth 4.
-    QSEARCH_TT qsearch_tt: bool = false, [0, 1], c_end 0.5, r_end 0.002;
+    /// quiescence entries, so that it never evicts a main-search one). Entries carry the
+    /// plies of quiet checks they searched, and delta-pruned fail-lows return the optimistic
+    /// bound, so that a stored upper bound stays true for a lower alpha (docs/strength.md
+    /// rows 20 and 25).
+    QSEARCH_TT qsearch_tt: bool = true, [0, 1], c_end 0.5, r_end 0.002;
     /// Razoring: in non-PV nodes at depth `razor_depth` or less, when the static evaluation
     /// plus `razor_margin`·depth stays below alpha, a null-window quiescence search decides;
     /// the node fails low if that does.
@@ -253,8 +255,9 @@ search_params! {
     /// History pruning: deepest remaining depth (plies). Useful within 1..6: c_end 1.
     HISTORY_PRUNE_DEPTH history_prune_depth: i32 = 3, [1, 32], c_end 1.0, r_end 0.002;
     /// History pruning: history score per ply of depth below which a quiet move is skipped.
-    /// Useful within 1000..16000: c_end 800.
-    HISTORY_PRUNE_MARGIN history_prune_margin: i32 = 4000, [0, 100000], c_end 800.0, r_end 0.002;
+    /// The histories (butterfly plus two continuation tables) stay small in short searches:
+    /// at 5,000 nodes a move 4000 prunes almost nothing. Useful within 100..4000: c_end 100.
+    HISTORY_PRUNE_MARGIN history_prune_margin: i32 = 4000, [0, 100000], c_end 100.0, r_end 0.002;
     /// Endgame scaling (`eval/scale.rs`), percent of the endgame sum kept when each side's
     /// only piece is a bishop and they stand on opposite colours. Not a linear weight: the
     /// Texel tuner holds the `scale_*` factors fixed. 100 = no scaling. c_end 5.

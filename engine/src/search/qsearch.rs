@@ -72,8 +72,11 @@ impl Worker<'_> {
                 return stand_pat;
             }
             // Whole-node delta pruning: not even winning a queen (and promoting) gets close.
-            if stand_pat + max_gain(pos) + self.knobs.delta_margin < alpha {
-                return stand_pat;
+            // The bound returned is the optimistic one, so that a stored upper bound stays
+            // true for a lower alpha.
+            let optimistic = stand_pat + max_gain(pos) + self.knobs.delta_margin;
+            if optimistic < alpha {
+                return optimistic;
             }
             alpha = alpha.max(stand_pat);
             best_score = stand_pat;
@@ -131,13 +134,17 @@ impl Worker<'_> {
                 // Delta pruning: this capture cannot bring the score up to alpha. Not for a
                 // capture that gives check: the reply is forced and may lose more (a capture
                 // with check on a defended piece often wins the defender too).
+                let optimistic = stand_pat + m.capture().map_or(0, value) + self.knobs.delta_margin;
                 if tactical
                     && !m.is_promotion()
-                    && stand_pat + m.capture().map_or(0, value) + self.knobs.delta_margin <= alpha
+                    && optimistic <= alpha
                     && !check_info
                         .get_or_insert_with(|| CheckInfo::new(pos))
                         .gives_check(pos, m)
                 {
+                    // The move might have scored up to `optimistic`: the fail-low bound
+                    // must not claim less.
+                    best_score = best_score.max(optimistic);
                     continue;
                 }
             }
