@@ -225,7 +225,7 @@ search_params! {
     IIR_DEPTH iir_depth: i32 = 4, [1, 32], c_end 1.0, r_end 0.002;
     /// In non-PV nodes, the static evaluation used for pruning is replaced by the table's
     /// score when the entry's bound says the true score lies beyond it on that side.
-    TT_EVAL tt_eval: bool = false, [0, 1], c_end 0.5, r_end 0.002;
+    TT_EVAL tt_eval: bool = true, [0, 1], c_end 0.5, r_end 0.002;
     /// Null move: one ply more reduction per `null_move_eval_divisor` cp of static
     /// evaluation above beta (at most 3).
     NULL_MOVE_EVAL null_move_eval: bool = false, [0, 1], c_end 0.5, r_end 0.002;
