@@ -217,6 +217,14 @@ search_params! {
     /// LMR: history score worth one ply of reduction, with `cont_history`. Useful within
     /// 4000..30000: c_end 1500.
     LMR_HISTORY_DIVISOR lmr_history_divisor: i32 = 12000, [1000, 100000], c_end 1500.0, r_end 0.002;
+    /// History bonus (and malus) per ply of depth for the quiet move that cut off (and the
+    /// quiet moves tried before it): `history_bonus_per_ply`·depth − `history_bonus_per_ply`/2,
+    /// at most `history_bonus_max`. An entry moves by 32·bonus, less its own value times
+    /// bonus/512 (it saturates at ±16384), so a bonus of 5 moves it by about 1 % of the way.
+    /// Useful within 4..16: c_end 1.
+    HISTORY_BONUS_PER_PLY history_bonus_per_ply: i32 = 8, [1, 64], c_end 1.0, r_end 0.002;
+    /// History bonus: the cap (see `history_bonus_per_ply`). Useful within 60..300: c_end 10.
+    HISTORY_BONUS_MAX history_bonus_max: i32 = 120, [1, 512], c_end 10.0, r_end 0.002;
     /// Internal iterative reduction: a node at depth `iir_depth` or more without a table move
     /// is searched one ply shallower (its move ordering is a guess anyway).
     IIR iir: bool = false, [0, 1], c_end 0.5, r_end 0.002;

@@ -105,7 +105,9 @@ impl Heuristics {
             self.killers[ply][1] = self.killers[ply][0];
             self.killers[ply][0] = Some(best);
         }
-        let bonus = (depth * depth).min(400);
+        // Linear in depth: shallow cut-offs, the most frequent, still teach something.
+        let per_ply = knobs.history_bonus_per_ply;
+        let bonus = (per_ply * depth - per_ply / 2).clamp(1, knobs.history_bonus_max);
         let previous = self.previous(ply);
         self.update(turn, best, bonus);
         if knobs.cont_history {
