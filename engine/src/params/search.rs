@@ -266,6 +266,22 @@ search_params! {
     /// The histories (butterfly plus two continuation tables) stay small in short searches:
     /// at 5,000 nodes a move 4000 prunes almost nothing. Useful within 100..4000: c_end 100.
     HISTORY_PRUNE_MARGIN history_prune_margin: i32 = 4000, [0, 100000], c_end 100.0, r_end 0.002;
+    /// LMR: extra plies of reduction for quiet moves at expected cut nodes (non-PV nodes
+    /// reached by a null-window search expected to fail high: the children of a reduced
+    /// search, and every other ply below them). 0 = off (docs/strength.md row 32). Useful
+    /// within 0..3: c_end 0.5.
+    LMR_CUT_NODE lmr_cut_node: i32 = 1, [0, 4], c_end 0.5, r_end 0.002;
+    /// LMR: extra plies of reduction for quiet moves when the node's first move, the table
+    /// move, is a capture (the position is tactical; the quiet moves rarely matter). 0 = off.
+    /// Useful within 0..2: c_end 0.5.
+    LMR_TT_CAPTURE lmr_tt_capture: i32 = 0, [0, 4], c_end 0.5, r_end 0.002;
+    /// LMR: captures that lose material by SEE (ordered after the quiet moves) are reduced
+    /// like quiet moves, without the history term.
+    LMR_BAD_CAPTURES lmr_bad_captures: bool = false, [0, 1], c_end 0.5, r_end 0.002;
+    /// Quiescence: the stand pat is the table's score instead of the static evaluation when
+    /// the entry's bound says the true score lies beyond it on that side (as `tt_eval` does
+    /// for the main search's pruning).
+    QSEARCH_TT_EVAL qsearch_tt_eval: bool = false, [0, 1], c_end 0.5, r_end 0.002;
     /// Endgame scaling (`eval/scale.rs`), percent of the endgame sum kept when each side's
     /// only piece is a bishop and they stand on opposite colours. Not a linear weight: the
     /// Texel tuner holds the `scale_*` factors fixed. 100 = no scaling. c_end 5.

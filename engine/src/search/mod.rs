@@ -285,7 +285,8 @@ impl Searcher {
                     (-INFINITY, INFINITY)
                 };
             let score = loop {
-                let score = worker.negamax(root, root_key, depth, alpha, beta, 0, true, false);
+                let score =
+                    worker.negamax(root, root_key, depth, alpha, beta, 0, true, false, false);
                 if worker.aborted {
                     break score;
                 }

@@ -8,7 +8,7 @@ use super::movegen::{evasions, has_legal_move, tactical_moves, tactical_moves_an
 use super::ordering::{
     CheckInfo, TT_MOVE, is_bad_capture_score, pad_scores, pick, provisional_capture_score,
 };
-use super::score::{DRAW, INFINITY, MAX_PLY, mated_in};
+use super::score::{DRAW, INFINITY, MATE_BOUND, MAX_PLY, mated_in};
 use super::see::value;
 use super::tt::{Bound, PackedMove, quiescence_depth};
 use super::worker::{Worker, child_key, played_child_key};
@@ -68,6 +68,19 @@ impl Worker<'_> {
             best_score = -INFINITY;
         } else {
             stand_pat = self.evaluate(pos, ply);
+            // The table's score, where its bound says the true score lies beyond the static
+            // evaluation, is the better stand pat.
+            if self.knobs.qsearch_tt_eval
+                && let Some(h) = hit
+                && h.score.abs() < MATE_BOUND
+                && match h.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => h.score > stand_pat,
+                    Bound::Upper => h.score < stand_pat,
+                }
+            {
+                stand_pat = h.score;
+            }
             if stand_pat >= beta {
                 return stand_pat;
             }

@@ -191,7 +191,9 @@ impl Worker<'_> {
     }
 
     /// Searches `pos` (whose key is `key`, already recorded at `ply` in the key stack) to
-    /// `depth` plies within the window (`alpha`, `beta`). Fail-soft.
+    /// `depth` plies within the window (`alpha`, `beta`). Fail-soft. `cut_node`: a non-PV
+    /// node expected to fail high (the child of a reduced null-window search, and every
+    /// second ply of first moves below it).
     #[allow(clippy::too_many_arguments)]
     pub(crate) fn negamax(
         &mut self,
@@ -203,6 +205,7 @@ impl Worker<'_> {
         ply: usize,
         pv_node: bool,
         allow_null: bool,
+        cut_node: bool,
     ) -> i32 {
         let in_check = pos.is_check();
         let mut depth = if in_check && self.knobs.check_extension && ply > 0 {
@@ -314,6 +317,7 @@ impl Worker<'_> {
                     ply + 1,
                     false,
                     false,
+                    !cut_node,
                 );
                 if self.aborted {
                     return 0;
@@ -405,6 +409,8 @@ impl Worker<'_> {
             i32::MIN
         };
         let mut check_info = None;
+        // Whether the first move is the table move and a capture.
+        let mut tt_capture = false;
         // Until `break`: the list may be generated in the loop.
         for index in 0.. {
             let (m, move_score) = match first {
@@ -421,6 +427,9 @@ impl Worker<'_> {
                 }
             };
             let quiet = !m.is_capture() && !m.is_promotion();
+            if index == 0 {
+                tt_capture = move_score == TT_MOVE && m.is_capture();
+            }
             if quiet
                 && index >= late_moves
                 && best_score > -MATE_BOUND
@@ -483,19 +492,27 @@ impl Worker<'_> {
                     ply + 1,
                     pv_node,
                     true,
+                    !pv_node && !cut_node,
                 )
             } else {
                 let mut reduction = 0;
-                if self.knobs.lmr
+                let bad_capture =
+                    !quiet && self.knobs.lmr_bad_captures && is_bad_capture_score(move_score);
+                let reducible = self.knobs.lmr
                     && depth >= 3
-                    && quiet
+                    && (quiet && move_score < super::ordering::KILLER || bad_capture)
                     && !in_check
                     && index >= 2
-                    && move_score < super::ordering::KILLER
-                    && !child.is_check()
-                {
+                    && !child.is_check();
+                if reducible {
                     reduction = self.lmr.get(depth, index) - i32::from(pv_node);
-                    if self.knobs.cont_history {
+                    if cut_node {
+                        reduction += self.knobs.lmr_cut_node;
+                    }
+                    if tt_capture {
+                        reduction += self.knobs.lmr_tt_capture;
+                    }
+                    if self.knobs.cont_history && quiet {
                         // Quiet moves below the killers are scored by their histories.
                         reduction -= move_score / self.knobs.lmr_history_divisor;
                     }
@@ -510,6 +527,7 @@ impl Worker<'_> {
                     ply + 1,
                     false,
                     true,
+                    reducible || !cut_node,
                 );
                 if score > alpha && reduction > 0 && !self.aborted {
                     score = -self.negamax(
@@ -521,6 +539,7 @@ impl Worker<'_> {
                         ply + 1,
                         false,
                         true,
+                        !cut_node,
                     );
                 }
                 if pv_node && score > alpha && score < beta && !self.aborted {
@@ -533,6 +552,7 @@ impl Worker<'_> {
                         ply + 1,
                         true,
                         true,
+                        false,
                     );
                 }
                 score
