@@ -138,17 +138,12 @@ fn king_terms<S: Sink>(board: &shakmaty::Board, color: Color, sink: &mut S) {
 
 /// The endgame scale factors of `params`, by [`ScaleClass`].
 pub fn scales(params: &Params) -> Scales {
-    use params::search::{
-        SCALE_LONE_MINOR, SCALE_OPPOSITE_BISHOPS, SCALE_PAWNLESS_SMALL_LEAD, SCALE_ROOK_PAWN_CORNER,
-    };
     let mut percent = [100; SCALE_CLASSES];
-    for (class, id) in [
-        (ScaleClass::OppositeBishops, SCALE_OPPOSITE_BISHOPS),
-        (ScaleClass::LoneMinor, SCALE_LONE_MINOR),
-        (ScaleClass::PawnlessSmallLead, SCALE_PAWNLESS_SMALL_LEAD),
-        (ScaleClass::RookPawnCorner, SCALE_ROOK_PAWN_CORNER),
-    ] {
-        percent[class as usize] = params.get(id);
+    for (class, id) in ScaleClass::ALL[1..]
+        .iter()
+        .zip(params::search::SCALE_FACTORS)
+    {
+        percent[*class as usize] = params.get(id);
     }
     Scales(percent)
 }

@@ -192,6 +192,22 @@ mod tests {
         pos.board().clone()
     }
 
+    #[test]
+    fn each_scale_factor_is_named_after_its_class() {
+        let classes = &ScaleClass::ALL[1..];
+        assert_eq!(classes.len(), crate::params::search::SCALE_FACTORS.len());
+        for (class, id) in classes.iter().zip(crate::params::search::SCALE_FACTORS) {
+            let mut snake = String::new();
+            for c in format!("{class:?}").chars() {
+                if c.is_uppercase() && !snake.is_empty() {
+                    snake.push('_');
+                }
+                snake.push(c.to_ascii_lowercase());
+            }
+            assert_eq!(crate::params::specs()[id].name, format!("scale_{snake}"));
+        }
+    }
+
     fn classes(fen: &str) -> (ScaleClass, ScaleClass) {
         let b = board(fen);
         (classify(&b, Color::White), classify(&b, Color::Black))

@@ -523,12 +523,7 @@ impl Params {
             p.values[eg] = value;
         }
         // Material alone, unscaled in drawish endings too.
-        for id in [
-            search::SCALE_OPPOSITE_BISHOPS,
-            search::SCALE_LONE_MINOR,
-            search::SCALE_PAWNLESS_SMALL_LEAD,
-            search::SCALE_ROOK_PAWN_CORNER,
-        ] {
+        for id in search::SCALE_FACTORS {
             p.values[id] = 100;
         }
         p

@@ -298,6 +298,15 @@ search_params! {
     SCALE_ROOK_PAWN_CORNER scale_rook_pawn_corner: i32 = 10, [0, 100], c_end 5.0, r_end 0.002;
 }
 
+/// The endgame scale factors, in the order of `eval::ScaleClass` after `Normal` (a test in
+/// `eval::scale` checks that each name matches its class).
+pub const SCALE_FACTORS: [ParamId; 4] = [
+    SCALE_OPPOSITE_BISHOPS,
+    SCALE_LONE_MINOR,
+    SCALE_PAWNLESS_SMALL_LEAD,
+    SCALE_ROOK_PAWN_CORNER,
+];
+
 #[cfg(test)]
 mod tests {
     use super::*;

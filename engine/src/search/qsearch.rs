@@ -147,18 +147,19 @@ impl Worker<'_> {
                 // Delta pruning: this capture cannot bring the score up to alpha. Not for a
                 // capture that gives check: the reply is forced and may lose more (a capture
                 // with check on a defended piece often wins the defender too).
-                let optimistic = stand_pat + m.capture().map_or(0, value) + self.knobs.delta_margin;
-                if tactical
-                    && !m.is_promotion()
-                    && optimistic <= alpha
-                    && !check_info
-                        .get_or_insert_with(|| CheckInfo::new(pos))
-                        .gives_check(pos, m)
-                {
-                    // The move might have scored up to `optimistic`: the fail-low bound
-                    // must not claim less.
-                    best_score = best_score.max(optimistic);
-                    continue;
+                if tactical && !m.is_promotion() {
+                    let optimistic =
+                        stand_pat + m.capture().map_or(0, value) + self.knobs.delta_margin;
+                    if optimistic <= alpha
+                        && !check_info
+                            .get_or_insert_with(|| CheckInfo::new(pos))
+                            .gives_check(pos, m)
+                    {
+                        // The move might have scored up to `optimistic`: the fail-low bound
+                        // must not claim less.
+                        best_score = best_score.max(optimistic);
+                        continue;
+                    }
                 }
             }
             let incremental = child_key(pos, key, m);
