@@ -264,7 +264,8 @@ search_params! {
     HISTORY_PRUNE_DEPTH history_prune_depth: i32 = 3, [1, 32], c_end 1.0, r_end 0.002;
     /// History pruning: history score per ply of depth below which a quiet move is skipped.
     /// The histories (butterfly plus two continuation tables) stay small in short searches:
-    /// at 5,000 nodes a move 4000 prunes almost nothing. Useful within 100..4000: c_end 100.
+    /// at 5,000 nodes a move 4000 prunes almost nothing, and 250 lost (docs/strength.md row
+    /// 31). Useful within 100..4000: c_end 100.
     HISTORY_PRUNE_MARGIN history_prune_margin: i32 = 4000, [0, 100000], c_end 100.0, r_end 0.002;
     /// LMR: extra plies of reduction for quiet moves at expected cut nodes (non-PV nodes
     /// reached by a null-window search expected to fail high: the children of a reduced
