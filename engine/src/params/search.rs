@@ -283,6 +283,13 @@ search_params! {
     /// the entry's bound says the true score lies beyond it on that side (as `tt_eval` does
     /// for the main search's pruning).
     QSEARCH_TT_EVAL qsearch_tt_eval: bool = false, [0, 1], c_end 0.5, r_end 0.002;
+    /// Correction history (`search/correction.rs`): the static evaluation plus what the
+    /// searches of this game found it to be off by in positions with the same pawns and side
+    /// to move, for pruning and the quiescence stand pat.
+    CORRECTION_HISTORY correction_history: bool = false, [0, 1], c_end 0.5, r_end 0.002;
+    /// Correction history: the largest correction (cp) either way. Useful within 20..200:
+    /// c_end 10.
+    CORRECTION_MAX correction_max: i32 = 96, [0, 1000], c_end 10.0, r_end 0.002;
     /// Endgame scaling (`eval/scale.rs`), percent of the endgame sum kept when each side's
     /// only piece is a bishop and they stand on opposite colours. Not a linear weight: the
     /// Texel tuner holds the `scale_*` factors fixed. 100 = no scaling. c_end 5.

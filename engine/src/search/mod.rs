@@ -4,8 +4,10 @@
 //! [`SearchResult`], [`position_key`], [`perft`]) is what the UCI loop, the bench and the
 //! harness use. The modules split the work by concern: [`worker`] (the alpha-beta tree walk),
 //! [`qsearch`], [`tt`] (transposition table), [`ordering`] (MVV-LVA, killers, history),
-//! [`see`], [`time`] (time management), [`draw`] (repetitions, fifty-move rule).
+//! [`see`], [`time`] (time management), [`draw`] (repetitions, fifty-move rule),
+//! [`correction`] (the static evaluation's errors by pawn structure).
 
+mod correction;
 mod draw;
 mod eval_cache;
 mod knobs;
@@ -26,6 +28,7 @@ use shakmaty::{Chess, EnPassantMode, Move, MoveList, Position};
 
 use crate::eval::{Evaluator, PawnCache, PieceSquares};
 use crate::params::Params;
+use correction::CorrectionHistory;
 use draw::KeyStack;
 use eval_cache::EvalCache;
 use knobs::{Knobs, LmrTable};
@@ -109,6 +112,8 @@ pub struct Searcher {
     /// Pawn-structure terms by pawn placement; cleared with the parameters too.
     pawn_cache: PawnCache,
     heuristics: Heuristics,
+    /// Static evaluation errors by pawn structure, learnt in this game.
+    correction: CorrectionHistory,
     keys: KeyStack,
     /// Material and piece-square sums of the position at each ply of the current path.
     piece_squares: Vec<PieceSquares>,
@@ -130,6 +135,7 @@ impl Searcher {
             eval_cache: EvalCache::new(),
             pawn_cache: PawnCache::default(),
             heuristics: Heuristics::new(),
+            correction: CorrectionHistory::new(),
             keys: KeyStack::new(),
             piece_squares: vec![PieceSquares::default(); MAX_PLY + 2],
             pv: vec![MoveList::new(); MAX_PLY + 2],
@@ -165,6 +171,7 @@ impl Searcher {
     pub fn new_game(&mut self) {
         self.tt.clear();
         self.heuristics.clear();
+        self.correction.clear();
     }
 
     fn worker<'a>(
@@ -182,6 +189,7 @@ impl Searcher {
             eval_cache: &mut self.eval_cache,
             pawn_cache: &mut self.pawn_cache,
             heuristics: &mut self.heuristics,
+            correction: &mut self.correction,
             keys: &mut self.keys,
             piece_squares: &mut self.piece_squares,
             pv: &mut self.pv,

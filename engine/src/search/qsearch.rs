@@ -67,7 +67,7 @@ impl Worker<'_> {
         if in_check {
             best_score = -INFINITY;
         } else {
-            stand_pat = self.evaluate(pos, ply);
+            stand_pat = self.corrected_evaluate(pos, ply).0;
             // The table's score, where its bound says the true score lies beyond the static
             // evaluation, is the better stand pat.
             if self.knobs.qsearch_tt_eval

@@ -13,6 +13,7 @@ use shakmaty::{
     Role, Square,
 };
 
+use super::correction::CorrectionHistory;
 use super::draw::{KeyStack, is_fifty_move_draw};
 use super::eval_cache::EvalCache;
 use super::knobs::{Knobs, LmrTable};
@@ -40,6 +41,7 @@ pub(crate) struct Worker<'a> {
     pub eval_cache: &'a mut EvalCache,
     pub pawn_cache: &'a mut PawnCache,
     pub heuristics: &'a mut Heuristics,
+    pub correction: &'a mut CorrectionHistory,
     pub keys: &'a mut KeyStack,
     /// `piece_squares[ply]`: material and piece-square sums of the position at `ply`.
     pub piece_squares: &'a mut [PieceSquares],
@@ -94,6 +96,21 @@ impl Worker<'_> {
         let eval = self.evaluate_uncached(pos, ply);
         self.eval_cache.set(key, eval);
         eval
+    }
+
+    /// The static evaluation corrected by the correction history (when on), and the raw one.
+    #[inline]
+    pub(crate) fn corrected_evaluate(&mut self, pos: &Chess, ply: usize) -> (i32, i32) {
+        let raw = self.evaluate(pos, ply);
+        if self.knobs.correction_history {
+            (
+                self.correction
+                    .corrected(pos, raw, self.knobs.correction_max),
+                raw,
+            )
+        } else {
+            (raw, raw)
+        }
     }
 
     fn evaluate_uncached(&mut self, pos: &Chess, ply: usize) -> i32 {
@@ -251,11 +268,12 @@ impl Worker<'_> {
             return h.score;
         }
 
-        // Only the pruning of non-PV nodes needs the static evaluation.
-        let static_eval = if pv_node || in_check {
-            -INFINITY
+        // The pruning of non-PV nodes needs the static evaluation, and the correction
+        // history learns from every node's.
+        let (static_eval, raw_eval) = if in_check || (pv_node && !self.knobs.correction_history) {
+            (-INFINITY, -INFINITY)
         } else {
-            self.evaluate(pos, ply)
+            self.corrected_evaluate(pos, ply)
         };
         // The table's score, where its bound says the true score lies beyond the static
         // evaluation, is the better guess for pruning.
@@ -593,6 +611,21 @@ impl Worker<'_> {
         } else {
             Bound::Upper
         };
+        // The evaluation was off: learn by how much, where the bound says on which side the
+        // true score lies and a quiet best move (or none) makes it the position's own.
+        if self.knobs.correction_history
+            && !in_check
+            && best_move.is_none_or(|m| !m.is_capture() && !m.is_promotion())
+            && best_score.abs() < MATE_BOUND
+            && match bound {
+                Bound::Exact => true,
+                Bound::Lower => best_score > static_eval,
+                Bound::Upper => best_score < static_eval,
+            }
+        {
+            self.correction
+                .update(pos, depth, raw_eval, best_score, self.knobs.correction_max);
+        }
         let packed = best_move.map_or(PackedMove::NONE, PackedMove::new);
         self.tt.store(key, ply, depth, best_score, bound, packed);
         best_score
