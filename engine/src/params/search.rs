@@ -290,6 +290,17 @@ search_params! {
     /// Correction history: the largest correction (cp) either way. Useful within 20..200:
     /// c_end 10.
     CORRECTION_MAX correction_max: i32 = 96, [0, 1000], c_end 10.0, r_end 0.002;
+    /// Singular extension: the table move is searched a ply deeper when a reduced search of
+    /// the node without it fails low against the table's score less `singular_margin`·depth
+    /// (it alone holds the score); when that search reaches beta instead, the node fails high
+    /// (multi-cut).
+    SINGULAR_EXTENSION singular_extension: bool = false, [0, 1], c_end 0.5, r_end 0.002;
+    /// Singular extension: shallowest depth (plies) where it is tried. Useful within 4..10:
+    /// c_end 1.
+    SINGULAR_DEPTH singular_depth: i32 = 6, [2, 64], c_end 1.0, r_end 0.002;
+    /// Singular extension: margin below the table's score, per ply of depth (cp). Useful
+    /// within 1..8: c_end 0.5.
+    SINGULAR_MARGIN singular_margin: i32 = 2, [0, 100], c_end 0.5, r_end 0.002;
     /// Endgame scaling (`eval/scale.rs`), percent of the endgame sum kept when each side's
     /// only piece is a bishop and they stand on opposite colours. Not a linear weight: the
     /// Texel tuner holds the `scale_*` factors fixed. 100 = no scaling. c_end 5.

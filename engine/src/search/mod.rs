@@ -197,6 +197,7 @@ impl Searcher {
             stop,
             root_moves,
             time,
+            excluded: [None; MAX_PLY + 2],
             node_limit,
             nodes: 0,
             seldepth: 0,

@@ -54,6 +54,8 @@ pub(crate) struct Worker<'a> {
     /// The root moves to search (`go searchmoves`); empty means all.
     pub root_moves: &'a [Move],
     pub time: TimeManager,
+    /// `excluded[ply]`: the move a singular-extension search at `ply` leaves out.
+    pub excluded: [Option<Move>; MAX_PLY + 2],
     pub node_limit: u64,
     pub nodes: u64,
     pub seldepth: usize,
@@ -253,10 +255,14 @@ impl Worker<'_> {
             }
         }
         let original_alpha = alpha;
+        // A singular-extension search of this node without its table move: its result is
+        // not the node's, so neither the table's cut-off nor its store apply.
+        let excluded = self.excluded[ply];
 
         let hit = self.tt.probe(key, ply);
         let tt_move = hit.map_or(PackedMove::NONE, |h| h.best);
         if let Some(h) = hit
+            && excluded.is_none()
             && !pv_node
             && h.depth >= depth
             && match h.bound {
@@ -312,6 +318,7 @@ impl Worker<'_> {
             }
             if self.knobs.null_move
                 && allow_null
+                && excluded.is_none()
                 && depth >= 3
                 && pruning_eval >= beta
                 && has_pieces(pos)
@@ -353,6 +360,46 @@ impl Worker<'_> {
             depth -= 1;
         }
 
+        // Singular extension: when the table move's score, searched deep enough and not an
+        // upper bound, stands above every other move's by a margin (a reduced search without
+        // it fails low against that margin), it is searched a ply deeper. When even the other
+        // moves reach beta, the node fails high without searching further (multi-cut).
+        let mut singular = false;
+        if self.knobs.singular_extension
+            && !root
+            && excluded.is_none()
+            && depth >= self.knobs.singular_depth
+            && let Some(h) = hit
+            && h.best != PackedMove::NONE
+            && h.depth >= depth - 3
+            && h.bound != Bound::Upper
+            && h.score.abs() < MATE_BOUND
+            && let TableMove::Legal(m) = table_move(pos, h.best)
+        {
+            let singular_beta = h.score - self.knobs.singular_margin * depth;
+            self.excluded[ply] = Some(m);
+            let score = self.negamax(
+                pos,
+                key,
+                (depth - 1) / 2,
+                singular_beta - 1,
+                singular_beta,
+                ply,
+                false,
+                false,
+                cut_node,
+            );
+            self.excluded[ply] = None;
+            if self.aborted {
+                return 0;
+            }
+            if score < singular_beta {
+                singular = true;
+            } else if singular_beta >= beta {
+                return singular_beta;
+            }
+        }
+
         // Filled in place: a move list is 2 KiB, and moving one is a copy.
         let mut moves = MoveList::new();
         // Staged generation at depth 1, where the first move cuts off most often: that move
@@ -360,7 +407,7 @@ impl Worker<'_> {
         // without the quiet moves, which are generated only if it does not cut off. Only at
         // depth 1, because the quiet moves must be scored by the histories as they stand
         // before the first move is searched, and a depth-0 child (quiescence) changes none.
-        let first = if depth == 1 && !root && !in_check {
+        let first = if depth == 1 && !root && !in_check && excluded.is_none() {
             self.first_move(pos, tt_move, ply, &mut moves)
         } else {
             None
@@ -444,6 +491,9 @@ impl Worker<'_> {
                     pick_tied(pos, &mut moves, &mut self.scores[ply], index)
                 }
             };
+            if Some(m) == excluded {
+                continue;
+            }
             let quiet = !m.is_capture() && !m.is_promotion();
             if index == 0 {
                 tt_capture = move_score == TT_MOVE && m.is_capture();
@@ -498,7 +548,11 @@ impl Worker<'_> {
             }
             self.set_child(ply, pos, m, child_key);
             self.heuristics.set_played(ply, pos.turn(), Some(m));
-            let new_depth = depth - 1;
+            let new_depth = if singular && move_score == TT_MOVE {
+                depth
+            } else {
+                depth - 1
+            };
 
             let score = if index == 0 {
                 -self.negamax(
@@ -613,6 +667,9 @@ impl Worker<'_> {
         };
         // The evaluation was off: learn by how much, where the bound says on which side the
         // true score lies and a quiet best move (or none) makes it the position's own.
+        if excluded.is_some() {
+            return best_score;
+        }
         if self.knobs.correction_history
             && !in_check
             && best_move.is_none_or(|m| !m.is_capture() && !m.is_promotion())
