@@ -273,9 +273,9 @@ search_params! {
     /// within 0..3: c_end 0.5.
     LMR_CUT_NODE lmr_cut_node: i32 = 1, [0, 4], c_end 0.5, r_end 0.002;
     /// LMR: extra plies of reduction for quiet moves when the node's first move, the table
-    /// move, is a capture (the position is tactical; the quiet moves rarely matter). 0 = off.
-    /// Useful within 0..2: c_end 0.5.
-    LMR_TT_CAPTURE lmr_tt_capture: i32 = 0, [0, 4], c_end 0.5, r_end 0.002;
+    /// move, is a capture (the position is tactical; the quiet moves rarely matter). 0 = off;
+    /// 1 won +18.5 Elo at 5,000 nodes (docs/strength.md row 34). Useful within 0..2: c_end 0.5.
+    LMR_TT_CAPTURE lmr_tt_capture: i32 = 1, [0, 4], c_end 0.5, r_end 0.002;
     /// LMR: captures that lose material by SEE (ordered after the quiet moves) are reduced
     /// like quiet moves, without the history term.
     LMR_BAD_CAPTURES lmr_bad_captures: bool = false, [0, 1], c_end 0.5, r_end 0.002;
