@@ -23,6 +23,22 @@ impl Worker<'_> {
         &mut self,
         pos: &Chess,
         key: u64,
+        alpha: i32,
+        beta: i32,
+        ply: usize,
+        qply: usize,
+    ) -> i32 {
+        self.qsearch_checked(pos, pos.is_check(), key, alpha, beta, ply, qply)
+    }
+
+    /// [`Worker::qsearch`] for a position whose check status `in_check` the caller knows
+    /// (the main search tests every child for check before it reaches the horizon).
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn qsearch_checked(
+        &mut self,
+        pos: &Chess,
+        in_check: bool,
+        key: u64,
         mut alpha: i32,
         beta: i32,
         ply: usize,
@@ -36,7 +52,6 @@ impl Worker<'_> {
         {
             return DRAW;
         }
-        let in_check = pos.is_check();
         if ply >= MAX_PLY - 1 || qply >= self.knobs.qsearch_depth {
             return self.evaluate(pos, ply);
         }

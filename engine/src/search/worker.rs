@@ -217,6 +217,60 @@ impl Worker<'_> {
         pos: &Chess,
         key: u64,
         depth: i32,
+        alpha: i32,
+        beta: i32,
+        ply: usize,
+        pv_node: bool,
+        allow_null: bool,
+        cut_node: bool,
+    ) -> i32 {
+        let in_check = pos.is_check();
+        self.search(
+            pos, in_check, key, depth, alpha, beta, ply, pv_node, allow_null, cut_node,
+        )
+    }
+
+    /// [`Worker::negamax`] for a position whose check status `in_check` the caller knows:
+    /// the check extension, then the quiescence search at the horizon, else a full node.
+    /// Inlined into the move loop, so that a child at the horizon (most of them) goes to
+    /// the quiescence search without the frame of a full node, and no node tests for check
+    /// twice.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn search(
+        &mut self,
+        pos: &Chess,
+        in_check: bool,
+        key: u64,
+        depth: i32,
+        alpha: i32,
+        beta: i32,
+        ply: usize,
+        pv_node: bool,
+        allow_null: bool,
+        cut_node: bool,
+    ) -> i32 {
+        let depth = if in_check && self.knobs.check_extension && ply > 0 {
+            depth + 1
+        } else {
+            depth
+        };
+        if depth <= 0 {
+            return self.qsearch_checked(pos, in_check, key, alpha, beta, ply, 0);
+        }
+        self.node(
+            pos, in_check, key, depth, alpha, beta, ply, pv_node, allow_null, cut_node,
+        )
+    }
+
+    /// The full node of [`Worker::search`]: `depth` (extended) is at least 1.
+    #[allow(clippy::too_many_arguments)]
+    fn node(
+        &mut self,
+        pos: &Chess,
+        in_check: bool,
+        key: u64,
+        mut depth: i32,
         mut alpha: i32,
         mut beta: i32,
         ply: usize,
@@ -224,15 +278,6 @@ impl Worker<'_> {
         allow_null: bool,
         cut_node: bool,
     ) -> i32 {
-        let in_check = pos.is_check();
-        let mut depth = if in_check && self.knobs.check_extension && ply > 0 {
-            depth + 1
-        } else {
-            depth
-        };
-        if depth <= 0 {
-            return self.qsearch(pos, key, alpha, beta, ply, 0);
-        }
         if !self.enter_node(ply) {
             return 0;
         }
@@ -296,7 +341,7 @@ impl Worker<'_> {
                 && depth <= self.knobs.razor_depth
                 && pruning_eval + self.knobs.razor_margin * depth < alpha
             {
-                let score = self.qsearch(pos, key, alpha, alpha + 1, ply, 0);
+                let score = self.qsearch_checked(pos, false, key, alpha, alpha + 1, ply, 0);
                 if self.aborted {
                     return 0;
                 }
@@ -326,8 +371,12 @@ impl Worker<'_> {
                 self.keys.set(ply + 1, null_key);
                 self.piece_squares[ply + 1] = self.piece_squares[ply];
                 self.heuristics.set_played(ply, pos.turn(), None);
-                let score = -self.negamax(
+                // The side that just passed was to move, so its pieces do not attack the
+                // other king: the null position is never in check.
+                debug_assert!(!null_pos.is_check(), "{pos:?}");
+                let score = -self.search(
                     &null_pos,
+                    false,
                     null_key,
                     depth - 1 - reduction,
                     -beta,
@@ -491,7 +540,8 @@ impl Worker<'_> {
             let mut child = pos.clone();
             child.play_unchecked(m);
             let child_key = incremental.unwrap_or_else(|| played_child_key(pos, key, m, &child));
-            if !ordered && self.knobs.check_extension && child.is_check() {
+            let child_in_check = child.is_check();
+            if !ordered && self.knobs.check_extension && child_in_check {
                 // Extended, the child is a full node whose cut-offs may change the histories.
                 self.order_after_first(pos, &mut moves, tt_move, ply, first);
                 ordered = true;
@@ -501,8 +551,9 @@ impl Worker<'_> {
             let new_depth = depth - 1;
 
             let score = if index == 0 {
-                -self.negamax(
+                -self.search(
                     &child,
+                    child_in_check,
                     child_key,
                     new_depth,
                     -beta,
@@ -521,7 +572,7 @@ impl Worker<'_> {
                     && (quiet && move_score < super::ordering::KILLER || bad_capture)
                     && !in_check
                     && index >= 2
-                    && !child.is_check();
+                    && !child_in_check;
                 if reducible {
                     reduction = self.lmr.get(depth, index) - i32::from(pv_node);
                     if cut_node {
@@ -536,8 +587,9 @@ impl Worker<'_> {
                     }
                     reduction = reduction.clamp(0, new_depth - 1);
                 }
-                let mut score = -self.negamax(
+                let mut score = -self.search(
                     &child,
+                    child_in_check,
                     child_key,
                     new_depth - reduction,
                     -alpha - 1,
@@ -548,8 +600,9 @@ impl Worker<'_> {
                     reducible || !cut_node,
                 );
                 if score > alpha && reduction > 0 && !self.aborted {
-                    score = -self.negamax(
+                    score = -self.search(
                         &child,
+                        child_in_check,
                         child_key,
                         new_depth,
                         -alpha - 1,
@@ -561,8 +614,9 @@ impl Worker<'_> {
                     );
                 }
                 if pv_node && score > alpha && score < beta && !self.aborted {
-                    score = -self.negamax(
+                    score = -self.search(
                         &child,
+                        child_in_check,
                         child_key,
                         new_depth,
                         -beta,
