@@ -478,8 +478,12 @@ impl Worker<'_> {
         let mut check_info = None;
         // Whether the first move is the table move and a capture.
         let mut tt_capture = false;
+        // Once late-move pruning applies (from then on it does to the end of the list): the
+        // moves left that no pruning surely removes (`None` inside: too many to list).
+        let mut unpruned: Option<Option<Unpruned>> = None;
         // Until `break`: the list may be generated in the loop.
         for index in 0.. {
+            let late = index >= late_moves && best_score > -MATE_BOUND;
             let (m, move_score) = match first {
                 Some(first) if index == 0 => first,
                 _ => {
@@ -490,6 +494,24 @@ impl Worker<'_> {
                     if index >= moves.len() {
                         break;
                     }
+                    if late {
+                        let list = unpruned.get_or_insert_with(|| {
+                            let info = check_info.get_or_insert_with(|| CheckInfo::new(pos));
+                            let see_threshold = see_prunes
+                                .then(|| -self.knobs.main_see_capture_margin * depth * depth);
+                            Unpruned::new(
+                                pos,
+                                &moves[index..],
+                                &self.scores[ply][index..moves.len()],
+                                info,
+                                see_threshold,
+                            )
+                        });
+                        // The rest would be picked in order only to be pruned.
+                        if list.as_ref().is_some_and(Unpruned::is_empty) {
+                            break;
+                        }
+                    }
                     pick_tied(pos, &mut moves, &mut self.scores[ply], index)
                 }
             };
@@ -497,14 +519,39 @@ impl Worker<'_> {
             if index == 0 {
                 tt_capture = move_score == TT_MOVE && m.is_capture();
             }
-            if quiet
-                && index >= late_moves
-                && best_score > -MATE_BOUND
-                && !check_info
-                    .get_or_insert_with(|| CheckInfo::new(pos))
-                    .gives_check(pos, m)
-            {
-                continue;
+            if late {
+                match &mut unpruned {
+                    // Not listed: a quiet move giving no check, pruned here, or a losing
+                    // capture that SEE pruning would remove below.
+                    Some(Some(list)) => {
+                        if !list.take(m) {
+                            debug_assert!(
+                                if quiet {
+                                    !CheckInfo::new(pos).gives_check(pos, m)
+                                } else {
+                                    is_bad_capture_score(move_score)
+                                        && see_prunes
+                                        && !see_at_least(
+                                            pos,
+                                            m,
+                                            -self.knobs.main_see_capture_margin * depth * depth,
+                                        )
+                                },
+                                "{pos:?} {m}"
+                            );
+                            continue;
+                        }
+                    }
+                    _ => {
+                        if quiet
+                            && !check_info
+                                .get_or_insert_with(|| CheckInfo::new(pos))
+                                .gives_check(pos, m)
+                        {
+                            continue;
+                        }
+                    }
+                }
             }
             if quiet && move_score < history_floor && index > 0 && best_score > -MATE_BOUND {
                 continue;
@@ -683,6 +730,65 @@ impl Worker<'_> {
         let packed = best_move.map_or(PackedMove::NONE, PackedMove::new);
         self.tt.store(key, ply, depth, best_score, bound, packed);
         best_score
+    }
+}
+
+/// The moves left in a node when late-move pruning starts to apply (and then does to the end
+/// of the list) that no pruning surely removes: captures and promotions, except those scored
+/// as losing that SEE pruning removes (such a score no longer changes), and quiet moves that
+/// give check. Once all of them are searched the node is done: the moves left would be picked
+/// in order only to be pruned.
+#[derive(Clone, Copy)]
+struct Unpruned {
+    moves: [Option<Move>; Unpruned::CAPACITY],
+    len: usize,
+}
+
+impl Unpruned {
+    /// Most nodes have none or one or two (a few checks); past this many the list is not kept.
+    const CAPACITY: usize = 8;
+
+    /// The moves of `moves` (scored by `scores`) that no pruning surely removes, given what
+    /// gives check (`checks`) and the SEE threshold of losing captures (`None`: no SEE
+    /// pruning); `None` if more than [`Unpruned::CAPACITY`].
+    fn new(
+        pos: &Chess,
+        moves: &[Move],
+        scores: &[i32],
+        checks: &CheckInfo,
+        see_threshold: Option<i32>,
+    ) -> Option<Self> {
+        let mut list = Unpruned {
+            moves: [None; Unpruned::CAPACITY],
+            len: 0,
+        };
+        for (&m, &score) in moves.iter().zip(scores) {
+            let kept = if m.is_capture() || m.is_promotion() {
+                !(is_bad_capture_score(score)
+                    && see_threshold.is_some_and(|t| !see_at_least(pos, m, t)))
+            } else {
+                checks.gives_check(pos, m)
+            };
+            if kept {
+                *list.moves.get_mut(list.len)? = Some(m);
+                list.len += 1;
+            }
+        }
+        Some(list)
+    }
+
+    fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Whether `m` is listed; if so it is taken off the list.
+    fn take(&mut self, m: Move) -> bool {
+        let Some(i) = self.moves[..self.len].iter().position(|&x| x == Some(m)) else {
+            return false;
+        };
+        self.len -= 1;
+        self.moves.swap(i, self.len);
+        true
     }
 }
 
