@@ -123,7 +123,7 @@ impl Worker<'_> {
 
     /// Records the position at `ply + 1`, reached from `pos` (at `ply`) by `m`: its key and
     /// its material and piece-square sums.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn set_child(&mut self, ply: usize, pos: &Chess, m: Move, child_key: u64) {
         self.keys.set(ply + 1, child_key);
         self.piece_squares[ply + 1] =
@@ -794,7 +794,7 @@ impl Unpruned {
 
 /// The key after `m`, updated incrementally when shakmaty can or the move is a plain king
 /// move (else `None`: recompute).
-#[inline]
+#[inline(always)]
 pub(crate) fn child_key(pos: &Chess, key: u64, m: Move) -> Option<u64> {
     if let Some(z) = pos.update_zobrist_hash::<Zobrist64>(Zobrist64(key), m, EnPassantMode::Legal) {
         return Some(z.0);
