@@ -86,8 +86,17 @@ pub(crate) fn legal_moves_not_in_check(pos: &Chess, moves: &mut MoveList) {
 /// by value and, being a second generator, took its own room in the i-cache.
 #[inline(never)]
 pub(crate) fn evasions(pos: &Chess, moves: &mut MoveList) {
+    // One copy per side to move, as in `generate`.
+    match pos.turn() {
+        Color::White => evasions_for(pos, Color::White, moves),
+        Color::Black => evasions_for(pos, Color::Black, moves),
+    }
+}
+
+/// [`evasions`] for `us`, the side to move.
+#[inline(always)]
+fn evasions_for(pos: &Chess, us: Color, moves: &mut MoveList) {
     let board = pos.board();
-    let us = pos.turn();
     let Some(king) = board.king_of(us) else {
         return;
     };
@@ -205,8 +214,17 @@ impl Quiets<'_> {
 
 #[inline(always)]
 fn generate(pos: &Chess, moves: &mut MoveList, quiets: Quiets<'_>) {
+    // One copy per side to move, so that the pawn directions and ranks are constants.
+    match pos.turn() {
+        Color::White => generate_for(pos, Color::White, moves, quiets),
+        Color::Black => generate_for(pos, Color::Black, moves, quiets),
+    }
+}
+
+/// [`generate`] for `us`, the side to move.
+#[inline(always)]
+fn generate_for(pos: &Chess, us: Color, moves: &mut MoveList, quiets: Quiets<'_>) {
     let board = pos.board();
-    let us = pos.turn();
     let Some(king) = board.king_of(us) else {
         return;
     };
