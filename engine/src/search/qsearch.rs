@@ -3,7 +3,7 @@
 
 use shakmaty::{Bitboard, Chess, Color, MoveList, Position, Rank, Role};
 
-use super::draw::is_fifty_move_draw;
+use super::draw::{is_fifty_move_draw, is_insufficient_material};
 use super::movegen::{evasions, has_legal_move, tactical_moves, tactical_moves_and_checks};
 use super::ordering::{
     CheckInfo, TT_MOVE, is_bad_capture_score, pad_scores, pick, provisional_capture_score,
@@ -48,7 +48,7 @@ impl Worker<'_> {
             return 0;
         }
         if ply > 0
-            && (pos.is_insufficient_material() || self.keys.is_repetition(ply, pos.halfmoves()))
+            && (is_insufficient_material(pos) || self.keys.is_repetition(ply, pos.halfmoves()))
         {
             return DRAW;
         }

@@ -14,7 +14,7 @@ use shakmaty::{
 };
 
 use super::correction::CorrectionHistory;
-use super::draw::{KeyStack, is_fifty_move_draw};
+use super::draw::{KeyStack, is_fifty_move_draw, is_insufficient_material};
 use super::eval_cache::EvalCache;
 use super::knobs::{Knobs, LmrTable};
 use super::movegen::{TableMove, evasions, legal_moves_not_in_check, table_move, tactical_moves};
@@ -283,7 +283,7 @@ impl Worker<'_> {
         }
         let root = ply == 0;
         if !root {
-            if pos.is_insufficient_material() || self.keys.is_repetition(ply, pos.halfmoves()) {
+            if is_insufficient_material(pos) || self.keys.is_repetition(ply, pos.halfmoves()) {
                 return DRAW;
             }
             if ply >= MAX_PLY - 1 {
