@@ -96,24 +96,48 @@ pub fn extract<S: Sink>(pos: &Chess, sink: &mut S) {
     let passed = sink.pawns_and_kings(board);
     // Each side's pawn attacks, read by both sides' terms: computed once.
     let pawn_attacks = [Color::Black, Color::White].map(|c| pawns::pawn_attacks(board, c));
-    for color in Color::ALL {
-        if S::PIECE_SQUARES {
-            material::material(board, color, sink);
-            material::piece_squares(board, color, sink);
-        }
-        let enemy_pawn_attacks = pawn_attacks[!color as usize];
-        let pieces = pieces::piece_activity(board, color, enemy_pawn_attacks, sink);
-        let own_pawn_attacks = pawn_attacks[color as usize];
-        attacks[color as usize] = threats::Attacks::new(board, color, own_pawn_attacks, pieces);
-    }
-    for color in Color::ALL {
-        let (ours, theirs) = (&attacks[color as usize], &attacks[!color as usize]);
-        threats::threats(board, color, ours, theirs, sink);
-        outposts::outposts(board, color, ours, theirs, sink);
-        let passed = passed[color as usize];
-        passers::passers(board, color, pos.turn(), passed, theirs, sink);
-    }
+    // Side by side in the order of `Color::ALL`, each call inlined with its colour known (a
+    // loop over the colours indexed every array and tested the colour at run time).
+    let (white, black) = (Color::White as usize, Color::Black as usize);
+    attacks[white] = side_activity(board, Color::White, &pawn_attacks, sink);
+    attacks[black] = side_activity(board, Color::Black, &pawn_attacks, sink);
+    side_threats(pos, Color::White, &attacks, passed[white], sink);
+    side_threats(pos, Color::Black, &attacks, passed[black], sink);
     sink.add(params::feature::TEMPO, sign(pos.turn()));
+}
+
+/// `color`'s material, piece-square, mobility and king-attack terms; returns what it attacks.
+#[inline(always)]
+fn side_activity<S: Sink>(
+    board: &shakmaty::Board,
+    color: Color,
+    pawn_attacks: &[shakmaty::Bitboard; 2],
+    sink: &mut S,
+) -> threats::Attacks {
+    if S::PIECE_SQUARES {
+        material::material(board, color, sink);
+        material::piece_squares(board, color, sink);
+    }
+    let enemy_pawn_attacks = pawn_attacks[!color as usize];
+    let pieces = pieces::piece_activity(board, color, enemy_pawn_attacks, sink);
+    let own_pawn_attacks = pawn_attacks[color as usize];
+    threats::Attacks::new(board, color, own_pawn_attacks, pieces)
+}
+
+/// `color`'s threats, outposts and passed-pawn terms (`passed`: its passed pawns).
+#[inline(always)]
+fn side_threats<S: Sink>(
+    pos: &Chess,
+    color: Color,
+    attacks: &[threats::Attacks; 2],
+    passed: shakmaty::Bitboard,
+    sink: &mut S,
+) {
+    let board = pos.board();
+    let (ours, theirs) = (&attacks[color as usize], &attacks[!color as usize]);
+    threats::threats(board, color, ours, theirs, sink);
+    outposts::outposts(board, color, ours, theirs, sink);
+    passers::passers(board, color, pos.turn(), passed, theirs, sink);
 }
 
 /// The terms that depend on the pawns alone (pawn structure, both sides) and on the pawns and

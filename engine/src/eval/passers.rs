@@ -48,6 +48,7 @@ fn front(square: Square, color: Color) -> Square {
 ///   path is empty and the other king is outside the pawn's square (rule of the square,
 ///   counting the move of the side to move `turn`);
 /// - `ROOK_BEHIND_PASSER`: own rooks behind it on its file with nothing in between.
+#[inline(always)]
 pub(super) fn passers<S: Sink>(
     board: &Board,
     color: Color,

@@ -71,6 +71,18 @@ fn summing(weights: &PackedWeights) -> WeightSink<'_, true> {
     }
 }
 
+/// Brings `slot`'s king terms for `color` up to date with its king on `board`.
+#[inline(always)]
+fn king_entry(slot: &mut Slot, board: &Board, color: Color, weights: &PackedWeights) {
+    let king = board.king_of(color).map_or(64, u8::from);
+    if slot.kings[color as usize] != king {
+        let mut sink = summing(weights);
+        super::king_terms(board, color, &mut sink);
+        slot.king_sums[color as usize] = sink.sums;
+        slot.kings[color as usize] = king;
+    }
+}
+
 impl PawnCache {
     /// Forgets every entry.
     pub fn clear(&mut self) {
@@ -97,15 +109,9 @@ impl PawnCache {
                 ..Slot::default()
             };
         }
-        for color in Color::ALL {
-            let king = board.king_of(color).map_or(64, u8::from);
-            if slot.kings[color as usize] != king {
-                let mut sink = summing(weights);
-                super::king_terms(board, color, &mut sink);
-                slot.king_sums[color as usize] = sink.sums;
-                slot.kings[color as usize] = king;
-            }
-        }
+        // One inlined call per colour, with the colour known.
+        king_entry(slot, board, Color::White, weights);
+        king_entry(slot, board, Color::Black, weights);
         PawnEntry {
             sums: slot
                 .pawn_sums

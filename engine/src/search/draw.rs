@@ -1,6 +1,8 @@
 //! Draw detection the move generator does not do: repetitions (with the game's history) and
 //! the fifty-move rule. Insufficient material comes from shakmaty.
 
+use shakmaty::{Chess, Position};
+
 use super::score::MAX_PLY;
 
 /// Keys of the game's positions followed by those on the current search path.
@@ -65,6 +67,14 @@ impl KeyStack {
         }
         false
     }
+}
+
+/// Whether neither side has the material to mate (shakmaty's rule). A pawn, rook or queen on
+/// the board, as in nearly every node, answers no by a test inlined here, before the call.
+#[inline(always)]
+pub(crate) fn is_insufficient_material(pos: &Chess) -> bool {
+    let board = pos.board();
+    (board.pawns() | board.rooks_and_queens()).is_empty() && pos.is_insufficient_material()
 }
 
 /// Fifty moves by each side without a capture or pawn move.

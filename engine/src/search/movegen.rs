@@ -86,8 +86,17 @@ pub(crate) fn legal_moves_not_in_check(pos: &Chess, moves: &mut MoveList) {
 /// by value and, being a second generator, took its own room in the i-cache.
 #[inline(never)]
 pub(crate) fn evasions(pos: &Chess, moves: &mut MoveList) {
+    // One copy per side to move, as in `generate`.
+    match pos.turn() {
+        Color::White => evasions_for(pos, Color::White, moves),
+        Color::Black => evasions_for(pos, Color::Black, moves),
+    }
+}
+
+/// [`evasions`] for `us`, the side to move.
+#[inline(always)]
+fn evasions_for(pos: &Chess, us: Color, moves: &mut MoveList) {
     let board = pos.board();
-    let us = pos.turn();
     let Some(king) = board.king_of(us) else {
         return;
     };
@@ -164,22 +173,12 @@ pub(crate) fn evasions(pos: &Chess, moves: &mut MoveList) {
         }
     }
 
-    for role in [Role::Knight, Role::Bishop, Role::Rook, Role::Queen] {
-        for from in board.by_role(role) & ours {
-            let reach = piece_reach(role, from, occupied);
-            for to in reach & target {
-                if legal(from, to) {
-                    moves.push(Move::Normal {
-                        role,
-                        from,
-                        capture: board.role_at(to),
-                        to,
-                        promotion: None,
-                    });
-                }
-            }
-        }
-    }
+    // Role by role, as in `generate`.
+    let targets = |_: Square| target;
+    push_piece_moves(moves, board, Role::Knight, ours, occupied, targets, legal);
+    push_piece_moves(moves, board, Role::Bishop, ours, occupied, targets, legal);
+    push_piece_moves(moves, board, Role::Rook, ours, occupied, targets, legal);
+    push_piece_moves(moves, board, Role::Queen, ours, occupied, targets, legal);
 }
 
 /// Which quiet moves (besides captures and promotions) to generate.
@@ -215,8 +214,17 @@ impl Quiets<'_> {
 
 #[inline(always)]
 fn generate(pos: &Chess, moves: &mut MoveList, quiets: Quiets<'_>) {
+    // One copy per side to move, so that the pawn directions and ranks are constants.
+    match pos.turn() {
+        Color::White => generate_for(pos, Color::White, moves, quiets),
+        Color::Black => generate_for(pos, Color::Black, moves, quiets),
+    }
+}
+
+/// [`generate`] for `us`, the side to move.
+#[inline(always)]
+fn generate_for(pos: &Chess, us: Color, moves: &mut MoveList, quiets: Quiets<'_>) {
     let board = pos.board();
-    let us = pos.turn();
     let Some(king) = board.king_of(us) else {
         return;
     };
@@ -275,22 +283,46 @@ fn generate(pos: &Chess, moves: &mut MoveList, quiets: Quiets<'_>) {
         }
     }
 
-    for role in [Role::Knight, Role::Bishop, Role::Rook, Role::Queen] {
-        for from in board.by_role(role) & ours {
-            let reach = piece_reach(role, from, occupied);
-            for to in reach & (theirs | quiets.targets(role, from, empty)) {
-                if legal(from, to) {
-                    moves.push(Move::Normal {
-                        role,
-                        from,
-                        capture: board.role_at(to),
-                        to,
-                        promotion: None,
-                    });
-                }
-            }
-        }
-    }
+    // Role by role, each call inlined with its role known (a loop over the roles dispatched
+    // on the role for every piece).
+    let quiets_ref = &quiets;
+    let targets = |role: Role| move |from: Square| theirs | quiets_ref.targets(role, from, empty);
+    push_piece_moves(
+        moves,
+        board,
+        Role::Knight,
+        ours,
+        occupied,
+        targets(Role::Knight),
+        legal,
+    );
+    push_piece_moves(
+        moves,
+        board,
+        Role::Bishop,
+        ours,
+        occupied,
+        targets(Role::Bishop),
+        legal,
+    );
+    push_piece_moves(
+        moves,
+        board,
+        Role::Rook,
+        ours,
+        occupied,
+        targets(Role::Rook),
+        legal,
+    );
+    push_piece_moves(
+        moves,
+        board,
+        Role::Queen,
+        ours,
+        occupied,
+        targets(Role::Queen),
+        legal,
+    );
 
     for to in attacks::king_attacks(king) & (theirs | quiets.targets(Role::King, king, empty)) {
         if board.attacks_to(to, !us, occupied).is_empty() {
@@ -356,6 +388,35 @@ fn castling_is_legal(pos: &Chess, king: Square, rook: Square, side: CastlingSide
     attacks::between(king, king_to)
         .into_iter()
         .all(|square| board.attacks_to(square, !us, lifted).is_empty())
+}
+
+/// The moves of `ours`' pieces of `role` (a knight, bishop, rook or queen) to the squares of
+/// `targets(from)` they reach, by origin then target square; `legal(from, to)` filters pinned
+/// pieces.
+#[inline(always)]
+fn push_piece_moves(
+    moves: &mut MoveList,
+    board: &Board,
+    role: Role,
+    ours: Bitboard,
+    occupied: Bitboard,
+    targets: impl Fn(Square) -> Bitboard,
+    legal: impl Fn(Square, Square) -> bool,
+) {
+    for from in board.by_role(role) & ours {
+        let reach = piece_reach(role, from, occupied);
+        for to in reach & targets(from) {
+            if legal(from, to) {
+                moves.push(Move::Normal {
+                    role,
+                    from,
+                    capture: board.role_at(to),
+                    to,
+                    promotion: None,
+                });
+            }
+        }
+    }
 }
 
 /// The squares a knight, bishop, rook or queen on `from` attacks (`role` is one of those).

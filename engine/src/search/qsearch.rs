@@ -3,7 +3,7 @@
 
 use shakmaty::{Bitboard, Chess, Color, MoveList, Position, Rank, Role};
 
-use super::draw::is_fifty_move_draw;
+use super::draw::{is_fifty_move_draw, is_insufficient_material};
 use super::movegen::{evasions, has_legal_move, tactical_moves, tactical_moves_and_checks};
 use super::ordering::{
     CheckInfo, TT_MOVE, is_bad_capture_score, pad_scores, pick, provisional_capture_score,
@@ -23,6 +23,22 @@ impl Worker<'_> {
         &mut self,
         pos: &Chess,
         key: u64,
+        alpha: i32,
+        beta: i32,
+        ply: usize,
+        qply: usize,
+    ) -> i32 {
+        self.qsearch_checked(pos, pos.is_check(), key, alpha, beta, ply, qply)
+    }
+
+    /// [`Worker::qsearch`] for a position whose check status `in_check` the caller knows
+    /// (the main search tests every child for check before it reaches the horizon).
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn qsearch_checked(
+        &mut self,
+        pos: &Chess,
+        in_check: bool,
+        key: u64,
         mut alpha: i32,
         beta: i32,
         ply: usize,
@@ -32,11 +48,10 @@ impl Worker<'_> {
             return 0;
         }
         if ply > 0
-            && (pos.is_insufficient_material() || self.keys.is_repetition(ply, pos.halfmoves()))
+            && (is_insufficient_material(pos) || self.keys.is_repetition(ply, pos.halfmoves()))
         {
             return DRAW;
         }
-        let in_check = pos.is_check();
         if ply >= MAX_PLY - 1 || qply >= self.knobs.qsearch_depth {
             return self.evaluate(pos, ply);
         }

@@ -14,7 +14,7 @@ use shakmaty::{
 };
 
 use super::correction::CorrectionHistory;
-use super::draw::{KeyStack, is_fifty_move_draw};
+use super::draw::{KeyStack, is_fifty_move_draw, is_insufficient_material};
 use super::eval_cache::EvalCache;
 use super::knobs::{Knobs, LmrTable};
 use super::movegen::{TableMove, evasions, legal_moves_not_in_check, table_move, tactical_moves};
@@ -125,7 +125,7 @@ impl Worker<'_> {
 
     /// Records the position at `ply + 1`, reached from `pos` (at `ply`) by `m`: its key and
     /// its material and piece-square sums.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn set_child(&mut self, ply: usize, pos: &Chess, m: Move, child_key: u64) {
         self.keys.set(ply + 1, child_key);
         self.piece_squares[ply + 1] =
@@ -219,6 +219,60 @@ impl Worker<'_> {
         pos: &Chess,
         key: u64,
         depth: i32,
+        alpha: i32,
+        beta: i32,
+        ply: usize,
+        pv_node: bool,
+        allow_null: bool,
+        cut_node: bool,
+    ) -> i32 {
+        let in_check = pos.is_check();
+        self.search(
+            pos, in_check, key, depth, alpha, beta, ply, pv_node, allow_null, cut_node,
+        )
+    }
+
+    /// [`Worker::negamax`] for a position whose check status `in_check` the caller knows:
+    /// the check extension, then the quiescence search at the horizon, else a full node.
+    /// Inlined into the move loop, so that a child at the horizon (most of them) goes to
+    /// the quiescence search without the frame of a full node, and no node tests for check
+    /// twice.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn search(
+        &mut self,
+        pos: &Chess,
+        in_check: bool,
+        key: u64,
+        depth: i32,
+        alpha: i32,
+        beta: i32,
+        ply: usize,
+        pv_node: bool,
+        allow_null: bool,
+        cut_node: bool,
+    ) -> i32 {
+        let depth = if in_check && self.knobs.check_extension && ply > 0 {
+            depth + 1
+        } else {
+            depth
+        };
+        if depth <= 0 {
+            return self.qsearch_checked(pos, in_check, key, alpha, beta, ply, 0);
+        }
+        self.node(
+            pos, in_check, key, depth, alpha, beta, ply, pv_node, allow_null, cut_node,
+        )
+    }
+
+    /// The full node of [`Worker::search`]: `depth` (extended) is at least 1.
+    #[allow(clippy::too_many_arguments)]
+    fn node(
+        &mut self,
+        pos: &Chess,
+        in_check: bool,
+        key: u64,
+        mut depth: i32,
         mut alpha: i32,
         mut beta: i32,
         ply: usize,
@@ -226,21 +280,12 @@ impl Worker<'_> {
         allow_null: bool,
         cut_node: bool,
     ) -> i32 {
-        let in_check = pos.is_check();
-        let mut depth = if in_check && self.knobs.check_extension && ply > 0 {
-            depth + 1
-        } else {
-            depth
-        };
-        if depth <= 0 {
-            return self.qsearch(pos, key, alpha, beta, ply, 0);
-        }
         if !self.enter_node(ply) {
             return 0;
         }
         let root = ply == 0;
         if !root {
-            if pos.is_insufficient_material() || self.keys.is_repetition(ply, pos.halfmoves()) {
+            if is_insufficient_material(pos) || self.keys.is_repetition(ply, pos.halfmoves()) {
                 return DRAW;
             }
             if ply >= MAX_PLY - 1 {
@@ -302,7 +347,7 @@ impl Worker<'_> {
                 && depth <= self.knobs.razor_depth
                 && pruning_eval + self.knobs.razor_margin * depth < alpha
             {
-                let score = self.qsearch(pos, key, alpha, alpha + 1, ply, 0);
+                let score = self.qsearch_checked(pos, false, key, alpha, alpha + 1, ply, 0);
                 if self.aborted {
                     return 0;
                 }
@@ -333,8 +378,12 @@ impl Worker<'_> {
                 self.keys.set(ply + 1, null_key);
                 self.piece_squares[ply + 1] = self.piece_squares[ply];
                 self.heuristics.set_played(ply, pos.turn(), None);
-                let score = -self.negamax(
+                // The side that just passed was to move, so its pieces do not attack the
+                // other king: the null position is never in check.
+                debug_assert!(!null_pos.is_check(), "{pos:?}");
+                let score = -self.search(
                     &null_pos,
+                    false,
                     null_key,
                     depth - 1 - reduction,
                     -beta,
@@ -476,8 +525,12 @@ impl Worker<'_> {
         let mut check_info = None;
         // Whether the first move is the table move and a capture.
         let mut tt_capture = false;
+        // Once late-move pruning applies (from then on it does to the end of the list): the
+        // moves left that no pruning surely removes (`None` inside: too many to list).
+        let mut unpruned: Option<Option<Unpruned>> = None;
         // Until `break`: the list may be generated in the loop.
         for index in 0.. {
+            let late = index >= late_moves && best_score > -MATE_BOUND;
             let (m, move_score) = match first {
                 Some(first) if index == 0 => first,
                 _ => {
@@ -487,6 +540,24 @@ impl Worker<'_> {
                     }
                     if index >= moves.len() {
                         break;
+                    }
+                    if late {
+                        let list = unpruned.get_or_insert_with(|| {
+                            let info = check_info.get_or_insert_with(|| CheckInfo::new(pos));
+                            let see_threshold = see_prunes
+                                .then(|| -self.knobs.main_see_capture_margin * depth * depth);
+                            Unpruned::new(
+                                pos,
+                                &moves[index..],
+                                &self.scores[ply][index..moves.len()],
+                                info,
+                                see_threshold,
+                            )
+                        });
+                        // The rest would be picked in order only to be pruned.
+                        if list.as_ref().is_some_and(Unpruned::is_empty) {
+                            break;
+                        }
                     }
                     pick_tied(pos, &mut moves, &mut self.scores[ply], index)
                 }
@@ -498,14 +569,39 @@ impl Worker<'_> {
             if index == 0 {
                 tt_capture = move_score == TT_MOVE && m.is_capture();
             }
-            if quiet
-                && index >= late_moves
-                && best_score > -MATE_BOUND
-                && !check_info
-                    .get_or_insert_with(|| CheckInfo::new(pos))
-                    .gives_check(pos, m)
-            {
-                continue;
+            if late {
+                match &mut unpruned {
+                    // Not listed: a quiet move giving no check, pruned here, or a losing
+                    // capture that SEE pruning would remove below.
+                    Some(Some(list)) => {
+                        if !list.take(m) {
+                            debug_assert!(
+                                if quiet {
+                                    !CheckInfo::new(pos).gives_check(pos, m)
+                                } else {
+                                    is_bad_capture_score(move_score)
+                                        && see_prunes
+                                        && !see_at_least(
+                                            pos,
+                                            m,
+                                            -self.knobs.main_see_capture_margin * depth * depth,
+                                        )
+                                },
+                                "{pos:?} {m}"
+                            );
+                            continue;
+                        }
+                    }
+                    _ => {
+                        if quiet
+                            && !check_info
+                                .get_or_insert_with(|| CheckInfo::new(pos))
+                                .gives_check(pos, m)
+                        {
+                            continue;
+                        }
+                    }
+                }
             }
             if quiet && move_score < history_floor && index > 0 && best_score > -MATE_BOUND {
                 continue;
@@ -541,7 +637,8 @@ impl Worker<'_> {
             let mut child = pos.clone();
             child.play_unchecked(m);
             let child_key = incremental.unwrap_or_else(|| played_child_key(pos, key, m, &child));
-            if !ordered && self.knobs.check_extension && child.is_check() {
+            let child_in_check = child.is_check();
+            if !ordered && self.knobs.check_extension && child_in_check {
                 // Extended, the child is a full node whose cut-offs may change the histories.
                 self.order_after_first(pos, &mut moves, tt_move, ply, first);
                 ordered = true;
@@ -555,8 +652,9 @@ impl Worker<'_> {
             };
 
             let score = if index == 0 {
-                -self.negamax(
+                -self.search(
                     &child,
+                    child_in_check,
                     child_key,
                     new_depth,
                     -beta,
@@ -575,7 +673,7 @@ impl Worker<'_> {
                     && (quiet && move_score < super::ordering::KILLER || bad_capture)
                     && !in_check
                     && index >= 2
-                    && !child.is_check();
+                    && !child_in_check;
                 if reducible {
                     reduction = self.lmr.get(depth, index) - i32::from(pv_node);
                     if cut_node {
@@ -590,8 +688,9 @@ impl Worker<'_> {
                     }
                     reduction = reduction.clamp(0, new_depth - 1);
                 }
-                let mut score = -self.negamax(
+                let mut score = -self.search(
                     &child,
+                    child_in_check,
                     child_key,
                     new_depth - reduction,
                     -alpha - 1,
@@ -602,8 +701,9 @@ impl Worker<'_> {
                     reducible || !cut_node,
                 );
                 if score > alpha && reduction > 0 && !self.aborted {
-                    score = -self.negamax(
+                    score = -self.search(
                         &child,
+                        child_in_check,
                         child_key,
                         new_depth,
                         -alpha - 1,
@@ -615,8 +715,9 @@ impl Worker<'_> {
                     );
                 }
                 if pv_node && score > alpha && score < beta && !self.aborted {
-                    score = -self.negamax(
+                    score = -self.search(
                         &child,
+                        child_in_check,
                         child_key,
                         new_depth,
                         -beta,
@@ -689,9 +790,68 @@ impl Worker<'_> {
     }
 }
 
+/// The moves left in a node when late-move pruning starts to apply (and then does to the end
+/// of the list) that no pruning surely removes: captures and promotions, except those scored
+/// as losing that SEE pruning removes (such a score no longer changes), and quiet moves that
+/// give check. Once all of them are searched the node is done: the moves left would be picked
+/// in order only to be pruned.
+#[derive(Clone, Copy)]
+struct Unpruned {
+    moves: [Option<Move>; Unpruned::CAPACITY],
+    len: usize,
+}
+
+impl Unpruned {
+    /// Most nodes have none or one or two (a few checks); past this many the list is not kept.
+    const CAPACITY: usize = 8;
+
+    /// The moves of `moves` (scored by `scores`) that no pruning surely removes, given what
+    /// gives check (`checks`) and the SEE threshold of losing captures (`None`: no SEE
+    /// pruning); `None` if more than [`Unpruned::CAPACITY`].
+    fn new(
+        pos: &Chess,
+        moves: &[Move],
+        scores: &[i32],
+        checks: &CheckInfo,
+        see_threshold: Option<i32>,
+    ) -> Option<Self> {
+        let mut list = Unpruned {
+            moves: [None; Unpruned::CAPACITY],
+            len: 0,
+        };
+        for (&m, &score) in moves.iter().zip(scores) {
+            let kept = if m.is_capture() || m.is_promotion() {
+                !(is_bad_capture_score(score)
+                    && see_threshold.is_some_and(|t| !see_at_least(pos, m, t)))
+            } else {
+                checks.gives_check(pos, m)
+            };
+            if kept {
+                *list.moves.get_mut(list.len)? = Some(m);
+                list.len += 1;
+            }
+        }
+        Some(list)
+    }
+
+    fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Whether `m` is listed; if so it is taken off the list.
+    fn take(&mut self, m: Move) -> bool {
+        let Some(i) = self.moves[..self.len].iter().position(|&x| x == Some(m)) else {
+            return false;
+        };
+        self.len -= 1;
+        self.moves.swap(i, self.len);
+        true
+    }
+}
+
 /// The key after `m`, updated incrementally when shakmaty can or the move is a plain king
 /// move (else `None`: recompute).
-#[inline]
+#[inline(always)]
 pub(crate) fn child_key(pos: &Chess, key: u64, m: Move) -> Option<u64> {
     if let Some(z) = pos.update_zobrist_hash::<Zobrist64>(Zobrist64(key), m, EnPassantMode::Legal) {
         return Some(z.0);
