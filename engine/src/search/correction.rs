@@ -29,10 +29,7 @@ pub(crate) struct CorrectionHistory {
 impl CorrectionHistory {
     pub(crate) fn new() -> Self {
         CorrectionHistory {
-            entries: vec![[0; ENTRIES]; 2]
-                .into_boxed_slice()
-                .try_into()
-                .unwrap_or_else(|_| unreachable!("two sides")),
+            entries: Box::new([[0; ENTRIES]; 2]),
         }
     }
 

@@ -427,8 +427,9 @@ impl Worker<'_> {
         {
             let singular_beta = h.score - self.knobs.singular_margin * depth;
             self.excluded[ply] = Some(m);
-            let score = self.negamax(
+            let score = self.search(
                 pos,
+                in_check,
                 key,
                 (depth - 1) / 2,
                 singular_beta - 1,
@@ -766,11 +767,12 @@ impl Worker<'_> {
         } else {
             Bound::Upper
         };
-        // The evaluation was off: learn by how much, where the bound says on which side the
-        // true score lies and a quiet best move (or none) makes it the position's own.
+        // A search without the table move says nothing of this position's own score.
         if excluded.is_some() {
             return best_score;
         }
+        // The evaluation was off: learn by how much, where the bound says on which side the
+        // true score lies and a quiet best move (or none) makes it the position's own.
         if self.knobs.correction_history
             && !in_check
             && best_move.is_none_or(|m| !m.is_capture() && !m.is_promotion())
