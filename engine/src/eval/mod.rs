@@ -11,11 +11,12 @@
 //! both, so it counts the same in every phase.
 //!
 //! Files by concern: `material` (material, piece-square tables), `pawns` (passed, doubled,
-//! isolated, supported passers), `pieces` (mobility, bishop pair, rook files, attacks on the
+//! isolated, backward, connected pawns, supported passers), `pieces` (mobility, bishop pair, rook files, attacks on the
 //! king zone), `king` (shelter, open files), `threats` (pieces attacked by pawns or minors,
 //! hanging pieces), `passers` (kings and passed pawns, free, unstoppable passers, rooks behind
 //! them), `king_activity` (endgame king centralisation and nearness to the pawns),
-//! `outposts` (knight and bishop outposts, rooks and queens on the seventh), `mating`
+//! `outposts` (knight and bishop outposts, rooks and queens on the seventh), `king_danger`
+//! (attack units on the enemy king from zone attackers and safe checks), `mating`
 //! (K+piece vs K, dead draws). The side to move gets the tempo feature (+1 if White is to
 //! move, −1 if Black).
 //!
@@ -30,6 +31,7 @@
 mod incremental;
 mod king;
 mod king_activity;
+mod king_danger;
 mod material;
 mod mating;
 mod outposts;
@@ -136,6 +138,7 @@ fn side_threats<S: Sink>(
     let board = pos.board();
     let (ours, theirs) = (&attacks[color as usize], &attacks[!color as usize]);
     threats::threats(board, color, ours, theirs, sink);
+    king_danger::king_danger(board, color, ours, theirs, sink);
     outposts::outposts(board, color, ours, theirs, sink);
     passers::passers(board, color, pos.turn(), passed, theirs, sink);
 }

@@ -52,8 +52,9 @@ pub(super) fn pawn_attacks_of(pawns: Bitboard, color: Color) -> Bitboard {
 }
 
 /// Passed pawns by relative rank, doubled pawns (another own pawn ahead on the file),
-/// isolated pawns (no own pawn on a neighbouring file) and passed pawns defended by an own
-/// pawn (`SUPPORTED_PASSER`) of `color`. A pawn with an own pawn ahead of it is not counted
+/// isolated pawns (no own pawn on a neighbouring file), passed pawns defended by an own
+/// pawn (`SUPPORTED_PASSER`), connected pawns by relative rank (defended by an own pawn or
+/// beside one, `CONNECTED_PAWN`) and backward pawns (`BACKWARD_PAWN`) of `color`. A pawn with an own pawn ahead of it is not counted
 /// as passed: the front one is. Returns the passed pawns, for the terms that also read the
 /// pieces ([`super::passers`]); they depend on the pawns alone, so the pawn cache keeps them.
 #[inline(always)]
@@ -61,31 +62,95 @@ pub(super) fn pawn_structure<S: Sink>(board: &Board, color: Color, sink: &mut S)
     let s = sign(color);
     let ours = board.pawns() & board.by_color(color);
     let theirs = board.pawns() & board.by_color(!color);
-    let (mut doubled, mut isolated) = (0, 0);
+    let (mut doubled, mut isolated, mut backward) = (0, 0, 0);
     let mut passed = Bitboard::EMPTY;
+    let defended = pawn_attacks_of(ours, color);
+    let enemy_attacks = pawn_attacks_of(theirs, !color);
     for square in ours {
         let ahead = ranks_ahead(square, color);
         let file = Bitboard::from_file(square.file());
+        let neighbours = adjacent_files(square.file());
+        // Pawns stand on relative ranks 2..=7 (index 1..=6).
+        let rank = match color {
+            Color::White => u32::from(square.rank()),
+            Color::Black => 7 - u32::from(square.rank()),
+        };
         let own_ahead = (ours & file & ahead).any();
         if own_ahead {
             doubled += 1;
         }
-        if (ours & adjacent_files(square.file())).is_empty() {
+        if (ours & neighbours).is_empty() {
             isolated += 1;
+        } else if (ours & neighbours & !ahead).is_empty()
+            && square
+                .offset(if color == Color::White { 8 } else { -8 })
+                .is_some_and(|stop| enemy_attacks.contains(stop))
+        {
+            backward += 1;
+        }
+        let beside = ours & neighbours & Bitboard::from_rank(square.rank());
+        if defended.contains(square) || beside.any() {
+            sink.add(feature::CONNECTED_PAWN + rank as usize - 1, s);
         }
         if !own_ahead && (theirs & ahead & file_and_neighbours(square.file())).is_empty() {
-            let rank = match color {
-                Color::White => u32::from(square.rank()),
-                Color::Black => 7 - u32::from(square.rank()),
-            };
-            // Pawns stand on relative ranks 2..=7 (index 1..=6).
             sink.add(feature::PASSED_PAWN + rank as usize - 1, s);
             passed.add(square);
         }
     }
     sink.add(feature::DOUBLED_PAWN, s * doubled);
     sink.add(feature::ISOLATED_PAWN, s * isolated);
-    let supported = (passed & pawn_attacks(board, color)).count() as i32;
+    sink.add(feature::BACKWARD_PAWN, s * backward);
+    let supported = (passed & defended).count() as i32;
     sink.add(feature::SUPPORTED_PASSER, s * supported);
     passed
+}
+
+#[cfg(test)]
+mod tests {
+    use shakmaty::fen::Fen;
+    use shakmaty::{CastlingMode, Chess};
+
+    use crate::eval::{EvalTrace, TraceTerm, trace};
+    use crate::params::feature;
+
+    /// The coefficient of `feature` in the trace of `fen` (0 when absent).
+    fn coef(fen: &str, f: usize) -> i32 {
+        let pos: Chess = fen
+            .parse::<Fen>()
+            .unwrap()
+            .into_position(CastlingMode::Standard)
+            .unwrap();
+        let mut t = EvalTrace::default();
+        trace(&pos, &mut t);
+        t.terms
+            .iter()
+            .filter(|&&TraceTerm { feature, .. }| usize::from(feature) == f)
+            .map(|&TraceTerm { coef, .. }| i32::from(coef))
+            .sum()
+    }
+
+    #[test]
+    fn connected_pawns_by_relative_rank() {
+        // White: d4 and e4 side by side (two on the fourth rank), c3 defended by nothing and
+        // beside nothing; b2 defends c3, so c3 counts (third rank) and b2 does not.
+        let fen = "4k3/8/8/8/3PP3/2P5/1P6/4K3 w - - 0 1";
+        assert_eq!(coef(fen, feature::CONNECTED_PAWN + 2), 2);
+        assert_eq!(coef(fen, feature::CONNECTED_PAWN + 1), 1);
+        assert_eq!(coef(fen, feature::CONNECTED_PAWN), 0);
+        // The mirror for Black counts the same with the opposite sign.
+        let mirror = "4k3/1p6/2p5/3pp3/8/8/8/4K3 b - - 0 1";
+        assert_eq!(coef(mirror, feature::CONNECTED_PAWN + 2), -2);
+        assert_eq!(coef(mirror, feature::CONNECTED_PAWN + 1), -1);
+    }
+
+    #[test]
+    fn backward_pawns_have_no_support_and_a_guarded_stop_square() {
+        // d3 has c4 ahead on its left and nothing level or behind; d4, its stop square, is
+        // attacked by Black's e5 pawn: backward. c4 has no stop-square attacker.
+        let fen = "4k3/8/8/4p3/2P5/3P4/8/4K3 w - - 0 1";
+        assert_eq!(coef(fen, feature::BACKWARD_PAWN), 1);
+        // With e2 level-behind it, d3 is no longer backward.
+        let supported = "4k3/8/8/4p3/2P5/3P4/4P3/4K3 w - - 0 1";
+        assert_eq!(coef(supported, feature::BACKWARD_PAWN), 0);
+    }
 }

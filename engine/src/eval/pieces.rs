@@ -35,8 +35,18 @@ pub(super) fn piece_activity<S: Sink>(
     let occupied = board.occupied();
     let mobility_area = !ours & !enemy_pawn_attacks;
     let enemy_zone = king_zone(board, !color);
+    let mut king_units = 0;
     let mut walk = |i: usize, pieces: Bitboard, reach_of: &dyn Fn(Square) -> Bitboard| {
-        role_activity(i, pieces, reach_of, mobility_area, enemy_zone, s, sink)
+        role_activity(
+            i,
+            pieces,
+            reach_of,
+            mobility_area,
+            enemy_zone,
+            s,
+            &mut king_units,
+            sink,
+        )
     };
     let knights = walk(0, board.knights() & ours, &attacks::knight_attacks);
     let bishops = walk(1, board.bishops() & ours, &|sq| {
@@ -50,8 +60,10 @@ pub(super) fn piece_activity<S: Sink>(
     });
     let minors = knights | bishops;
     let attacked = PieceAttacks {
+        by_role: [knights, bishops, rooks, queens],
         minors,
         all: minors | rooks | queens,
+        king_units,
     };
 
     if (board.bishops() & ours).more_than_one() {
@@ -73,9 +85,14 @@ pub(super) fn piece_activity<S: Sink>(
     attacked
 }
 
+/// King-danger units of a piece attacking the enemy king zone, knight..queen.
+const ATTACKER_UNITS: [i32; 4] = [2, 2, 3, 5];
+
 /// Mobility and king-zone attacks of `pieces`, pieces of the `i`-th role of [`MOBILITY`]
 /// whose attacks `reach_of` gives (one loop per role, so no dispatch on the role per piece).
+/// Adds the king-danger units of those that attack the enemy king zone to `king_units`.
 /// Returns the squares they attack.
+#[allow(clippy::too_many_arguments)]
 #[inline(always)]
 fn role_activity<S: Sink>(
     i: usize,
@@ -84,6 +101,7 @@ fn role_activity<S: Sink>(
     mobility_area: Bitboard,
     enemy_zone: Bitboard,
     s: i32,
+    king_units: &mut i32,
     sink: &mut S,
 ) -> Bitboard {
     let mut attacked = Bitboard::EMPTY;
@@ -92,7 +110,11 @@ fn role_activity<S: Sink>(
         let reach = reach_of(square);
         sink.add(MOBILITY[i] + (reach & mobility_area).count(), s);
         attacked |= reach;
-        zone_hits += (reach & enemy_zone).count() as i32;
+        let hits = (reach & enemy_zone).count() as i32;
+        zone_hits += hits;
+        if hits > 0 {
+            *king_units += ATTACKER_UNITS[i];
+        }
     }
     sink.add(feature::KING_ATTACK + i, s * zone_hits);
     attacked
@@ -101,8 +123,12 @@ fn role_activity<S: Sink>(
 /// Squares attacked by one side's knights, bishops, rooks and queens.
 #[derive(Clone, Copy, Debug, Default)]
 pub(super) struct PieceAttacks {
+    /// By each role: knights, bishops, rooks, queens.
+    pub by_role: [Bitboard; 4],
     /// By knights and bishops.
     pub minors: Bitboard,
     /// By any of the four.
     pub all: Bitboard,
+    /// King-danger units of the pieces attacking the enemy king zone.
+    pub king_units: i32,
 }

@@ -15,6 +15,8 @@ pub(super) struct Attacks {
     pub minors: Bitboard,
     /// By pawns, pieces and the king.
     pub all: Bitboard,
+    /// What the knights, bishops, rooks and queens attack, and their king-danger units.
+    pub pieces: PieceAttacks,
 }
 
 impl Attacks {
@@ -30,6 +32,7 @@ impl Attacks {
             pawns,
             minors: pieces.minors,
             all: pawns | pieces.all | king,
+            pieces,
         }
     }
 }

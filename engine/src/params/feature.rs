@@ -86,8 +86,25 @@ pub const BISHOP_OUTPOST: FeatureId = KNIGHT_OUTPOST + 1;
 pub const ROOK_ON_SEVENTH: FeatureId = BISHOP_OUTPOST + 1;
 /// Queens on their seventh rank under the same condition, counted.
 pub const QUEEN_ON_SEVENTH: FeatureId = ROOK_ON_SEVENTH + 1;
+/// Danger to the enemy king by attack units (index `min(units, 23)`; units 0 report nothing):
+/// each knight or bishop attacking the enemy king zone adds 2, each rook 3, each queen 5, and
+/// each role that has a safe check ([`SAFE_CHECK`]) adds 3 (knight, rook) or 2 (bishop,
+/// queen). A table, so that the tuner can make the danger grow faster than the attackers.
+pub const KING_DANGER: FeatureId = QUEEN_ON_SEVENTH + 1;
+/// Number of [`KING_DANGER`] entries.
+pub const KING_DANGER_SIZE: usize = 24;
+/// Safe checks per role (knight, bishop, rook, queen): 1 when a piece of that role attacks an
+/// empty or enemy-held square from which it would give check, that square not attacked by the
+/// enemy (pawn, piece or king).
+pub const SAFE_CHECK: FeatureId = KING_DANGER + KING_DANGER_SIZE;
+/// Connected pawns (defended by an own pawn, or with an own pawn beside them on their rank) by
+/// relative rank: index 0 = second rank ..= 5 = seventh rank.
+pub const CONNECTED_PAWN: FeatureId = SAFE_CHECK + 4;
+/// Backward pawns: no own pawn on a neighbouring file level with or behind them, and the square
+/// in front attacked by an enemy pawn, counted.
+pub const BACKWARD_PAWN: FeatureId = CONNECTED_PAWN + 6;
 /// Number of tapered features (two parameters each).
-pub const TAPERED_FEATURES: usize = QUEEN_ON_SEVENTH + 1;
+pub const TAPERED_FEATURES: usize = BACKWARD_PAWN + 1;
 
 /// K+piece vs K without pawns: weight per step the winning king is closer than 7 to the losing
 /// king (Chebyshev distance), so the winner brings its king over.
@@ -155,6 +172,10 @@ pub fn name(f: FeatureId) -> String {
         BISHOP_OUTPOST => "bishop_outpost".into(),
         ROOK_ON_SEVENTH => "rook_on_seventh".into(),
         QUEEN_ON_SEVENTH => "queen_on_seventh".into(),
+        _ if f < SAFE_CHECK => block(KING_DANGER, "king_danger"),
+        _ if f < CONNECTED_PAWN => format!("safe_check_{}", ROLES[f - SAFE_CHECK + 1]),
+        _ if f < BACKWARD_PAWN => format!("connected_pawn_rank{}", f - CONNECTED_PAWN + 2),
+        BACKWARD_PAWN => "backward_pawn".into(),
         KING_DISTANCE => "king_distance_factor".into(),
         _ if f < BN_MATE_CORNER => block(MATE_EDGE, "mate_edge"),
         BN_MATE_CORNER => "bn_mate_corner".into(),

@@ -1,0 +1,107 @@
+//! King danger: the pieces attacking the enemy king zone and the safe checks they have, as
+//! attack units looked up in a table (danger grows faster than the number of attackers), and
+//! each role's safe checks on their own.
+
+use shakmaty::{Board, Color, attacks};
+
+use super::threats::Attacks;
+use super::{Sink, sign};
+use crate::params::feature;
+
+/// King-danger units of a safe check by each role, knight..queen.
+const CHECK_UNITS: [i32; 4] = [3, 2, 3, 2];
+
+/// `color`'s danger to the enemy king: [`feature::SAFE_CHECK`] per role with a safe check
+/// (a square it attacks, not held by its own side nor attacked by the enemy, from which that
+/// role would give check) and [`feature::KING_DANGER`] at the units of the zone attackers
+/// (from `ours`) and of those checks.
+#[inline(always)]
+pub(super) fn king_danger<S: Sink>(
+    board: &Board,
+    color: Color,
+    ours: &Attacks,
+    theirs: &Attacks,
+    sink: &mut S,
+) {
+    let Some(king) = board.king_of(!color) else {
+        return;
+    };
+    let s = sign(color);
+    let occupied = board.occupied();
+    let safe = !board.by_color(color) & !theirs.all;
+    let diagonal = attacks::bishop_attacks(king, occupied);
+    let straight = attacks::rook_attacks(king, occupied);
+    let checks = [
+        attacks::knight_attacks(king),
+        diagonal,
+        straight,
+        diagonal | straight,
+    ];
+    let mut units = ours.pieces.king_units;
+    for (role, (reach, check)) in ours.pieces.by_role.iter().zip(checks).enumerate() {
+        if (*reach & check & safe).any() {
+            sink.add(feature::SAFE_CHECK + role, s);
+            units += CHECK_UNITS[role];
+        }
+    }
+    if units > 0 {
+        let index = (units as usize).min(feature::KING_DANGER_SIZE - 1);
+        sink.add(feature::KING_DANGER + index, s);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use shakmaty::fen::Fen;
+    use shakmaty::{CastlingMode, Chess};
+
+    use crate::eval::{EvalTrace, TraceTerm, trace};
+    use crate::params::feature;
+
+    /// The (feature, coefficient) pairs of the king-danger block and safe checks of `fen`.
+    fn danger_terms(fen: &str) -> Vec<(usize, i32)> {
+        let pos: Chess = fen
+            .parse::<Fen>()
+            .unwrap()
+            .into_position(CastlingMode::Standard)
+            .unwrap();
+        let mut t = EvalTrace::default();
+        trace(&pos, &mut t);
+        let mut terms: Vec<(usize, i32)> = t
+            .terms
+            .iter()
+            .map(|&TraceTerm { feature, coef }| (usize::from(feature), i32::from(coef)))
+            .filter(|&(f, _)| (feature::KING_DANGER..feature::CONNECTED_PAWN).contains(&f))
+            .collect();
+        terms.sort();
+        terms
+    }
+
+    #[test]
+    fn quiet_kings_are_in_no_danger() {
+        assert!(
+            danger_terms("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1").is_empty()
+        );
+    }
+
+    #[test]
+    fn zone_attackers_and_safe_checks_add_units() {
+        // The knight on g5 and the queen on h5 both attack f7, in the zone of the king on e8:
+        // 2 + 5 units. The queen's only check square it reaches, f7, is defended by the king,
+        // and the knight reaches none: no safe check.
+        let terms = danger_terms("rnb1kbnr/pppp1ppp/8/4p1NQ/8/8/PPPPPPPP/RNB1KB1R b KQkq - 0 1");
+        assert_eq!(terms, vec![(feature::KING_DANGER + 7, 1)], "{terms:?}");
+    }
+
+    #[test]
+    fn a_safe_check_counts_for_its_role() {
+        // The rook on d1 attacks nothing of the zone of the king on g8, but it can check from
+        // d8, which nothing of Black's attacks: a safe rook check, 3 units.
+        let terms = danger_terms("6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1");
+        assert_eq!(
+            terms,
+            vec![(feature::KING_DANGER + 3, 1), (feature::SAFE_CHECK + 2, 1)],
+            "{terms:?}"
+        );
+    }
+}
