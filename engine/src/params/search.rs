@@ -128,7 +128,7 @@ macro_rules! search_params {
 search_params! {
     /// Quiescence search: margin (cp) added to a capture's gain before delta pruning.
     /// Useful values lie within 50..450: c_end 20.
-    DELTA_MARGIN delta_margin: i32 = 200, [0, 2000], c_end 20.0, r_end 0.002;
+    DELTA_MARGIN delta_margin: i32 = 203, [0, 2000], c_end 20.0, r_end 0.002;
     /// Quiescence search: maximum plies below the horizon. Values below 4 or above 20 hardly
     /// differ from their neighbours: c_end 2.
     QSEARCH_DEPTH qsearch_depth: usize = 16, [0, 64], c_end 2.0, r_end 0.002;
@@ -149,27 +149,27 @@ search_params! {
     LMR lmr: bool = true, [0, 1], c_end 0.5, r_end 0.002;
     /// LMR: constant part of the reduction, in hundredths of a ply. Useful within 0..200:
     /// c_end 10 (a tenth of a ply).
-    LMR_BASE lmr_base: i32 = 75, [0, 300], c_end 10.0, r_end 0.002;
+    LMR_BASE lmr_base: i32 = 73, [0, 300], c_end 10.0, r_end 0.002;
     /// LMR: divisor of ln(depth)·ln(move number), in hundredths. Useful within 150..400:
     /// c_end 15.
-    LMR_DIVISOR lmr_divisor: i32 = 225, [100, 1000], c_end 15.0, r_end 0.002;
+    LMR_DIVISOR lmr_divisor: i32 = 192, [100, 1000], c_end 15.0, r_end 0.002;
     /// Reverse futility pruning (static null move) at shallow depth.
     REVERSE_FUTILITY reverse_futility: bool = true, [0, 1], c_end 0.5, r_end 0.002;
     /// Reverse futility margin per ply of depth (cp). Useful within 40..200: c_end 8.
-    REVERSE_FUTILITY_MARGIN reverse_futility_margin: i32 = 80, [0, 1000], c_end 8.0, r_end 0.002;
+    REVERSE_FUTILITY_MARGIN reverse_futility_margin: i32 = 49, [0, 1000], c_end 8.0, r_end 0.002;
     /// Deepest remaining depth (plies) at which reverse futility pruning applies. Useful
     /// within 3..12: c_end 1.
-    REVERSE_FUTILITY_DEPTH reverse_futility_depth: i32 = 6, [1, 16], c_end 1.0, r_end 0.002;
+    REVERSE_FUTILITY_DEPTH reverse_futility_depth: i32 = 7, [1, 16], c_end 1.0, r_end 0.002;
     /// Futility pruning: at shallow depth in non-PV nodes, skip quiet moves that do not give
     /// check when the static evaluation plus a margin stays at or below alpha.
     FUTILITY futility: bool = true, [0, 1], c_end 0.5, r_end 0.002;
     /// Futility pruning: deepest remaining depth (plies) where it applies. Useful within
     /// 3..10: c_end 1.
-    FUTILITY_DEPTH futility_depth: i32 = 6, [1, 32], c_end 1.0, r_end 0.002;
+    FUTILITY_DEPTH futility_depth: i32 = 5, [1, 32], c_end 1.0, r_end 0.002;
     /// Futility pruning: constant part of the margin (cp). Useful within 0..250: c_end 12.
-    FUTILITY_BASE futility_base: i32 = 80, [0, 2000], c_end 12.0, r_end 0.002;
+    FUTILITY_BASE futility_base: i32 = 84, [0, 2000], c_end 12.0, r_end 0.002;
     /// Futility pruning: margin per ply of depth (cp). Useful within 40..200: c_end 8.
-    FUTILITY_MARGIN futility_margin: i32 = 90, [0, 1000], c_end 8.0, r_end 0.002;
+    FUTILITY_MARGIN futility_margin: i32 = 93, [0, 1000], c_end 8.0, r_end 0.002;
     /// Main search: in non-PV nodes at shallow depth, skip moves that lose material by
     /// static exchange evaluation (quiet moves by more than `main_see_quiet_margin`·depth,
     /// captures by more than `main_see_capture_margin`·depth²).
@@ -179,21 +179,21 @@ search_params! {
     MAIN_SEE_DEPTH main_see_depth: i32 = 6, [1, 32], c_end 1.0, r_end 0.002;
     /// Main-search SEE pruning of quiet moves: allowed loss per ply (cp). Useful within
     /// 20..120: c_end 6.
-    MAIN_SEE_QUIET_MARGIN main_see_quiet_margin: i32 = 50, [0, 1000], c_end 6.0, r_end 0.002;
+    MAIN_SEE_QUIET_MARGIN main_see_quiet_margin: i32 = 46, [0, 1000], c_end 6.0, r_end 0.002;
     /// Main-search SEE pruning of captures: allowed loss per ply squared (cp). Useful within
     /// 5..60: c_end 3.
-    MAIN_SEE_CAPTURE_MARGIN main_see_capture_margin: i32 = 20, [0, 1000], c_end 3.0, r_end 0.002;
+    MAIN_SEE_CAPTURE_MARGIN main_see_capture_margin: i32 = 24, [0, 1000], c_end 3.0, r_end 0.002;
     /// Half-width of the aspiration window at the root (cp, 0 = full window). Useful within
     /// 10..100: c_end 5.
-    ASPIRATION_WINDOW aspiration_window: i32 = 30, [0, 1000], c_end 5.0, r_end 0.002;
+    ASPIRATION_WINDOW aspiration_window: i32 = 20, [0, 1000], c_end 5.0, r_end 0.002;
     /// Late-move pruning: in non-PV nodes at shallow depth, once `lmp_base` + depth² moves
     /// have been tried, skip the remaining quiet moves that give no check.
     LMP lmp: bool = true, [0, 1], c_end 0.5, r_end 0.002;
     /// Late-move pruning: deepest remaining depth (plies) where it applies. Useful within
     /// 1..8: c_end 1.
-    LMP_DEPTH lmp_depth: i32 = 3, [1, 32], c_end 1.0, r_end 0.002;
+    LMP_DEPTH lmp_depth: i32 = 4, [1, 32], c_end 1.0, r_end 0.002;
     /// Late-move pruning: moves always tried, before depth². Useful within 0..12: c_end 1.
-    LMP_BASE lmp_base: i32 = 3, [0, 64], c_end 1.0, r_end 0.002;
+    LMP_BASE lmp_base: i32 = 5, [0, 64], c_end 1.0, r_end 0.002;
     /// Time management with a clock: the soft deadline (no new iteration after it) grows
     /// while the best move changes or the score falls, and shrinks once the best move has
     /// stayed the same for several iterations. No effect on `movetime`, `nodes` or `depth`.
@@ -216,15 +216,15 @@ search_params! {
     CONT_HISTORY cont_history: bool = true, [0, 1], c_end 0.5, r_end 0.002;
     /// LMR: history score worth one ply of reduction, with `cont_history`. Useful within
     /// 4000..30000: c_end 1500.
-    LMR_HISTORY_DIVISOR lmr_history_divisor: i32 = 12000, [1000, 100000], c_end 1500.0, r_end 0.002;
+    LMR_HISTORY_DIVISOR lmr_history_divisor: i32 = 12892, [1000, 100000], c_end 1500.0, r_end 0.002;
     /// History bonus (and malus) per ply of depth for the quiet move that cut off (and the
     /// quiet moves tried before it): `history_bonus_per_ply`·depth − `history_bonus_per_ply`/2,
     /// at most `history_bonus_max`. An entry moves by 32·bonus, less its own value times
     /// bonus/512 (it saturates at ±16384), so a bonus of 5 moves it by about 1 % of the way.
     /// Useful within 4..16: c_end 1.
-    HISTORY_BONUS_PER_PLY history_bonus_per_ply: i32 = 8, [1, 64], c_end 1.0, r_end 0.002;
+    HISTORY_BONUS_PER_PLY history_bonus_per_ply: i32 = 7, [1, 64], c_end 1.0, r_end 0.002;
     /// History bonus: the cap (see `history_bonus_per_ply`). Useful within 60..300: c_end 10.
-    HISTORY_BONUS_MAX history_bonus_max: i32 = 120, [1, 512], c_end 10.0, r_end 0.002;
+    HISTORY_BONUS_MAX history_bonus_max: i32 = 124, [1, 512], c_end 10.0, r_end 0.002;
     /// Internal iterative reduction: a node at depth `iir_depth` or more without a table move
     /// is searched one ply shallower (its move ordering is a guess anyway).
     IIR iir: bool = false, [0, 1], c_end 0.5, r_end 0.002;
@@ -353,7 +353,7 @@ mod tests {
         assert!(!knobs.null_move);
         assert!(knobs.lmr);
         assert_eq!(knobs.lmr_divisor, 300);
-        assert_eq!(Knobs::new(&Params::default()).aspiration_window, 30);
+        assert_eq!(Knobs::new(&Params::default()).aspiration_window, 20);
     }
 
     #[test]
