@@ -29,3 +29,15 @@ pub fn position(fen: &str) -> shakmaty::Chess {
         .and_then(|f| f.into_position(shakmaty::CastlingMode::Standard).ok())
         .unwrap_or_else(|| panic!("not a legal position: {fen}"))
 }
+
+/// The evaluation's nonzero coefficients of the position of a FEN written in a test, as
+/// `(feature, coefficient)` in feature order.
+pub fn coefficients(fen: &str) -> Vec<(usize, i32)> {
+    let mut trace = crate::eval::EvalTrace::default();
+    crate::eval::trace(&position(fen), &mut trace);
+    trace
+        .terms
+        .iter()
+        .map(|t| (usize::from(t.feature), i32::from(t.coef)))
+        .collect()
+}

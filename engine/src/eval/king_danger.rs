@@ -52,29 +52,15 @@ pub(super) fn king_danger<S: Sink>(
 
 #[cfg(test)]
 mod tests {
-    use shakmaty::fen::Fen;
-    use shakmaty::{CastlingMode, Chess};
-
-    use crate::eval::{EvalTrace, TraceTerm, trace};
     use crate::params::feature;
+    use crate::testing::coefficients;
 
-    /// The (feature, coefficient) pairs of the king-danger block and safe checks of `fen`.
+    /// The king-danger and safe-check coefficients of `fen`.
     fn danger_terms(fen: &str) -> Vec<(usize, i32)> {
-        let pos: Chess = fen
-            .parse::<Fen>()
-            .unwrap()
-            .into_position(CastlingMode::Standard)
-            .unwrap();
-        let mut t = EvalTrace::default();
-        trace(&pos, &mut t);
-        let mut terms: Vec<(usize, i32)> = t
-            .terms
-            .iter()
-            .map(|&TraceTerm { feature, coef }| (usize::from(feature), i32::from(coef)))
+        coefficients(fen)
+            .into_iter()
             .filter(|&(f, _)| (feature::KING_DANGER..feature::CONNECTED_PAWN).contains(&f))
-            .collect();
-        terms.sort();
-        terms
+            .collect()
     }
 
     #[test]

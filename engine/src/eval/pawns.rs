@@ -107,26 +107,15 @@ pub(super) fn pawn_structure<S: Sink>(board: &Board, color: Color, sink: &mut S)
 
 #[cfg(test)]
 mod tests {
-    use shakmaty::fen::Fen;
-    use shakmaty::{CastlingMode, Chess};
-
-    use crate::eval::{EvalTrace, TraceTerm, trace};
     use crate::params::feature;
+    use crate::testing::coefficients;
 
-    /// The coefficient of `feature` in the trace of `fen` (0 when absent).
+    /// The coefficient of `feature` in the evaluation of `fen` (0 when absent).
     fn coef(fen: &str, f: usize) -> i32 {
-        let pos: Chess = fen
-            .parse::<Fen>()
-            .unwrap()
-            .into_position(CastlingMode::Standard)
-            .unwrap();
-        let mut t = EvalTrace::default();
-        trace(&pos, &mut t);
-        t.terms
-            .iter()
-            .filter(|&&TraceTerm { feature, .. }| usize::from(feature) == f)
-            .map(|&TraceTerm { coef, .. }| i32::from(coef))
-            .sum()
+        coefficients(fen)
+            .into_iter()
+            .find(|&(feature, _)| feature == f)
+            .map_or(0, |(_, c)| c)
     }
 
     #[test]
