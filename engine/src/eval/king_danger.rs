@@ -44,8 +44,11 @@ pub(super) fn king_danger<S: Sink>(
             units += CHECK_UNITS[role];
         }
     }
-    if units > 0 {
-        let index = (units as usize).min(feature::KING_DANGER_SIZE - 1);
+    // Every source adds at least the minimum, so any danger at all has an entry.
+    let units = units as usize;
+    if units >= feature::KING_DANGER_MIN_UNITS {
+        let index = units.min(feature::KING_DANGER_MIN_UNITS + feature::KING_DANGER_SIZE - 1)
+            - feature::KING_DANGER_MIN_UNITS;
         sink.add(feature::KING_DANGER + index, s);
     }
 }
@@ -54,6 +57,17 @@ pub(super) fn king_danger<S: Sink>(
 mod tests {
     use crate::params::feature;
     use crate::testing::coefficients;
+
+    /// The feature of `units` attack units.
+    fn king_danger(units: usize) -> usize {
+        feature::KING_DANGER + units - feature::KING_DANGER_MIN_UNITS
+    }
+
+    #[test]
+    fn entries_are_named_by_their_units() {
+        assert_eq!(feature::name(king_danger(2)), "king_danger_2");
+        assert_eq!(feature::name(feature::SAFE_CHECK - 1), "king_danger_23");
+    }
 
     /// The king-danger and safe-check coefficients of `fen`.
     fn danger_terms(fen: &str) -> Vec<(usize, i32)> {
@@ -71,12 +85,12 @@ mod tests {
     }
 
     #[test]
-    fn zone_attackers_and_safe_checks_add_units() {
+    fn zone_attackers_add_units_and_a_defended_check_square_is_not_safe() {
         // The knight on g5 and the queen on h5 both attack f7, in the zone of the king on e8:
         // 2 + 5 units. The queen's only check square it reaches, f7, is defended by the king,
         // and the knight reaches none: no safe check.
         let terms = danger_terms("rnb1kbnr/pppp1ppp/8/4p1NQ/8/8/PPPPPPPP/RNB1KB1R b KQkq - 0 1");
-        assert_eq!(terms, vec![(feature::KING_DANGER + 7, 1)], "{terms:?}");
+        assert_eq!(terms, vec![(king_danger(7), 1)], "{terms:?}");
     }
 
     #[test]
@@ -86,7 +100,7 @@ mod tests {
         let terms = danger_terms("6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1");
         assert_eq!(
             terms,
-            vec![(feature::KING_DANGER + 3, 1), (feature::SAFE_CHECK + 2, 1)],
+            vec![(king_danger(3), 1), (feature::SAFE_CHECK + 2, 1)],
             "{terms:?}"
         );
     }

@@ -11,8 +11,8 @@
 //! both, so it counts the same in every phase.
 //!
 //! Files by concern: `material` (material, piece-square tables), `pawns` (passed, doubled,
-//! isolated, backward, connected pawns, supported passers), `pieces` (mobility, bishop pair, rook files, attacks on the
-//! king zone), `king` (shelter, open files), `threats` (pieces attacked by pawns or minors,
+//! isolated, backward, connected pawns, supported passers), `pieces` (mobility, bishop pair,
+//! rook files, attacks on the king zone), `king` (shelter, open files), `threats` (pieces attacked by pawns or minors,
 //! hanging pieces), `passers` (kings and passed pawns, free, unstoppable passers, rooks behind
 //! them), `king_activity` (endgame king centralisation and nearness to the pawns),
 //! `outposts` (knight and bishop outposts, rooks and queens on the seventh), `king_danger`

@@ -54,8 +54,8 @@ pub(super) fn pawn_attacks_of(pawns: Bitboard, color: Color) -> Bitboard {
 /// Passed pawns by relative rank, doubled pawns (another own pawn ahead on the file),
 /// isolated pawns (no own pawn on a neighbouring file), passed pawns defended by an own
 /// pawn (`SUPPORTED_PASSER`), connected pawns by relative rank (defended by an own pawn or
-/// beside one, `CONNECTED_PAWN`) and backward pawns (`BACKWARD_PAWN`) of `color`. A pawn with an own pawn ahead of it is not counted
-/// as passed: the front one is. Returns the passed pawns, for the terms that also read the
+/// beside one, `CONNECTED_PAWN`) and backward pawns (`BACKWARD_PAWN`) of `color`. A pawn with
+/// an own pawn ahead of it is not counted as passed: the front one is. Returns the passed pawns, for the terms that also read the
 /// pieces ([`super::passers`]); they depend on the pawns alone, so the pawn cache keeps them.
 #[inline(always)]
 pub(super) fn pawn_structure<S: Sink>(board: &Board, color: Color, sink: &mut S) -> Bitboard {

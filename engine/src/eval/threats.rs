@@ -11,8 +11,6 @@ use crate::params::feature;
 #[derive(Clone, Copy, Debug, Default)]
 pub(super) struct Attacks {
     pub pawns: Bitboard,
-    /// By knights and bishops.
-    pub minors: Bitboard,
     /// By pawns, pieces and the king.
     pub all: Bitboard,
     /// What the knights, bishops, rooks and queens attack, and their king-danger units.
@@ -30,7 +28,6 @@ impl Attacks {
             .map_or(Bitboard::EMPTY, attacks::king_attacks);
         Attacks {
             pawns,
-            minors: pieces.minors,
             all: pawns | pieces.all | king,
             pieces,
         }
@@ -52,7 +49,7 @@ pub(super) fn threats<S: Sink>(
     let pieces = enemy & !board.pawns() & !board.kings();
     let by_pawn = (pieces & ours.pawns).count() as i32;
     sink.add(feature::THREAT_BY_PAWN, s * by_pawn);
-    let by_minor = (enemy & board.rooks_and_queens() & ours.minors).count() as i32;
+    let by_minor = (enemy & board.rooks_and_queens() & ours.pieces.minors).count() as i32;
     sink.add(feature::THREAT_BY_MINOR, s * by_minor);
     let hanging = (pieces & ours.all & !theirs.all).count() as i32;
     sink.add(feature::HANGING, s * hanging);

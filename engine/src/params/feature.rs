@@ -86,13 +86,16 @@ pub const BISHOP_OUTPOST: FeatureId = KNIGHT_OUTPOST + 1;
 pub const ROOK_ON_SEVENTH: FeatureId = BISHOP_OUTPOST + 1;
 /// Queens on their seventh rank under the same condition, counted.
 pub const QUEEN_ON_SEVENTH: FeatureId = ROOK_ON_SEVENTH + 1;
-/// Danger to the enemy king by attack units (index `min(units, 23)`; units 0 report nothing):
-/// each knight or bishop attacking the enemy king zone adds 2, each rook 3, each queen 5, and
-/// each role that has a safe check ([`SAFE_CHECK`]) adds 3 (knight, rook) or 2 (bishop,
-/// queen). A table, so that the tuner can make the danger grow faster than the attackers.
+/// Danger to the enemy king by attack units, index `min(units, 23) − 2` (named
+/// `king_danger_<units>`; no units report nothing, and every source gives at least 2): each
+/// knight or bishop attacking the enemy king zone adds 2, each rook 3, each queen 5, and each
+/// role that has a safe check ([`SAFE_CHECK`]) adds 3 (knight, rook) or 2 (bishop, queen). A
+/// table, so that the tuner can make the danger grow faster than the attackers.
 pub const KING_DANGER: FeatureId = QUEEN_ON_SEVENTH + 1;
-/// Number of [`KING_DANGER`] entries.
-pub const KING_DANGER_SIZE: usize = 24;
+/// The fewest attack units there can be, short of none: the first [`KING_DANGER`] entry.
+pub const KING_DANGER_MIN_UNITS: usize = 2;
+/// Number of [`KING_DANGER`] entries: 2 ..= 23 units.
+pub const KING_DANGER_SIZE: usize = 24 - KING_DANGER_MIN_UNITS;
 /// Safe checks per role (knight, bishop, rook, queen): 1 when a piece of that role attacks an
 /// empty or enemy-held square from which it would give check, that square not attacked by the
 /// enemy (pawn, piece or king).
@@ -172,7 +175,7 @@ pub fn name(f: FeatureId) -> String {
         BISHOP_OUTPOST => "bishop_outpost".into(),
         ROOK_ON_SEVENTH => "rook_on_seventh".into(),
         QUEEN_ON_SEVENTH => "queen_on_seventh".into(),
-        _ if f < SAFE_CHECK => block(KING_DANGER, "king_danger"),
+        _ if f < SAFE_CHECK => format!("king_danger_{}", f - KING_DANGER + KING_DANGER_MIN_UNITS),
         _ if f < CONNECTED_PAWN => format!("safe_check_{}", ROLES[f - SAFE_CHECK + 1]),
         _ if f < BACKWARD_PAWN => format!("connected_pawn_rank{}", f - CONNECTED_PAWN + 2),
         BACKWARD_PAWN => "backward_pawn".into(),
