@@ -12,8 +12,10 @@
 //!
 //! Files by concern: `material` (material, piece-square tables), `pawns` (passed, doubled,
 //! isolated, backward, connected pawns, supported passers), `pieces` (mobility, bishop pair,
-//! rook files, attacks on the king zone), `king` (shelter, open files), `threats` (pieces attacked by pawns or minors,
-//! hanging pieces), `passers` (kings and passed pawns, free, unstoppable passers, rooks behind
+//! rook files, attacks on the king zone, bishops hemmed in by rammed pawns, minors behind a
+//! pawn), `king` (shelter, open files, the shelter and storm tables by file and distance),
+//! `threats` (pieces attacked by pawns or minors, queens by rooks, hanging pieces, pieces a
+//! safe pawn push would attack), `passers` (kings and passed pawns, free, unstoppable passers, rooks behind
 //! them), `king_activity` (endgame king centralisation and nearness to the pawns),
 //! `outposts` (knight and bishop outposts, rooks and queens on the seventh), `king_danger`
 //! (attack units on the enemy king from zone attackers and safe checks), `mating`
@@ -160,6 +162,7 @@ fn pawns_and_king_terms<S: Sink>(board: &shakmaty::Board, sink: &mut S) -> [shak
 #[inline(always)]
 fn king_terms<S: Sink>(board: &shakmaty::Board, color: Color, sink: &mut S) {
     king::king_pawns(board, color, sink);
+    king::shelter_and_storm(board, color, sink);
     king_activity::king_activity(board, color, sink);
 }
 

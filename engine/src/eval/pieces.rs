@@ -1,4 +1,5 @@
-//! Piece activity: mobility, bishop pair, rooks on (semi-)open files, attacks on the king zone.
+//! Piece activity: mobility, bishop pair, rooks on (semi-)open files, attacks on the king zone,
+//! bishops hemmed in by their own fixed pawns, minor pieces behind a pawn.
 
 use shakmaty::{Bitboard, Board, Color, Square, attacks};
 
@@ -20,7 +21,8 @@ const MOBILITY: [usize; 4] = [
 /// - king attack: the number of squares of the enemy king zone (king square and its
 ///   neighbours) it attacks, summed per role;
 ///
-/// plus the bishop pair and rooks on open (no pawns) or semi-open (only enemy pawns) files.
+/// plus the bishop pair, rooks on open (no pawns) or semi-open (only enemy pawns) files, own
+/// pawns fixed by an enemy pawn on each bishop's colour, and minors behind an own pawn.
 /// `enemy_pawn_attacks`: the squares the other side's pawns attack. Returns the squares these
 /// pieces attack, for the threat terms.
 #[inline(always)]
@@ -82,6 +84,23 @@ pub(super) fn piece_activity<S: Sink>(
     }
     sink.add(feature::ROOK_OPEN_FILE, s * open);
     sink.add(feature::ROOK_SEMI_OPEN_FILE, s * semi_open);
+
+    // The squares right behind `b`'s, from `color`'s side.
+    let behind = |b: Bitboard| match color {
+        Color::White => Bitboard(b.0 >> 8),
+        Color::Black => Bitboard(b.0 << 8),
+    };
+    // Own pawns with an enemy pawn right in front.
+    let rammed = behind(board.pawns() & !ours) & own_pawns;
+    let bishops = board.bishops() & ours;
+    let on_light = (bishops & Bitboard::LIGHT_SQUARES).count() as i32;
+    let on_dark = (bishops & Bitboard::DARK_SQUARES).count() as i32;
+    let hemmed = on_light * (rammed & Bitboard::LIGHT_SQUARES).count() as i32
+        + on_dark * (rammed & Bitboard::DARK_SQUARES).count() as i32;
+    sink.add(feature::BISHOP_RAMMED_PAWNS, s * hemmed);
+    let minors = (board.knights() | board.bishops()) & ours;
+    let shielded = (behind(own_pawns) & minors).count() as i32;
+    sink.add(feature::MINOR_BEHIND_PAWN, s * shielded);
     attacked
 }
 
@@ -131,4 +150,38 @@ pub(super) struct PieceAttacks {
     pub all: Bitboard,
     /// King-danger units of the pieces attacking the enemy king zone.
     pub king_units: i32,
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::params::feature;
+    use crate::testing::coefficients;
+
+    fn coef(fen: &str, f: feature::FeatureId) -> i32 {
+        coefficients(fen)
+            .into_iter()
+            .filter(|&(g, _)| g == f)
+            .map(|(_, c)| c)
+            .sum()
+    }
+
+    #[test]
+    fn bishop_hemmed_in_by_rammed_pawns_of_its_colour() {
+        // White's bishop on f1 (light); White pawns e4 and d3 (both light squares), each with
+        // a Black pawn right in front (e5, d4): two rammed pawns on the bishop's colour.
+        let fen = "4k3/8/8/4p3/3pP3/3P4/8/4KB2 w - - 0 1";
+        assert_eq!(coef(fen, feature::BISHOP_RAMMED_PAWNS), 2);
+        // A dark-squared bishop (c1) instead: no rammed pawn on its colour.
+        let dark = "4k3/8/8/4p3/3pP3/3P4/8/2B1K3 w - - 0 1";
+        assert_eq!(coef(dark, feature::BISHOP_RAMMED_PAWNS), 0);
+    }
+
+    #[test]
+    fn minor_behind_its_pawn() {
+        // Knight d2 behind d3; bishop f1 with nothing on f2. Black's knight e6 behind e5.
+        let fen = "4k3/8/4n3/4p3/8/3P4/3N4/4KB2 w - - 0 1";
+        assert_eq!(coef(fen, feature::MINOR_BEHIND_PAWN), 0);
+        let white_only = "4k3/8/8/4p3/8/3P4/3N4/4KB2 w - - 0 1";
+        assert_eq!(coef(white_only, feature::MINOR_BEHIND_PAWN), 1);
+    }
 }

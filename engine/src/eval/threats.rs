@@ -1,8 +1,9 @@
-//! Threats: enemy pieces attacked by pawns, rooks and queens attacked by minor pieces, and
-//! pieces attacked but not defended.
+//! Threats: enemy pieces attacked by pawns, rooks and queens attacked by minor pieces, queens
+//! by rooks, pieces attacked but not defended, and pieces a safe pawn push would attack.
 
-use shakmaty::{Bitboard, Board, Color, attacks};
+use shakmaty::{Bitboard, Board, Color, Rank, attacks};
 
+use super::pawns::pawn_attacks_of;
 use super::pieces::PieceAttacks;
 use super::{Sink, sign};
 use crate::params::feature;
@@ -36,7 +37,9 @@ impl Attacks {
 
 /// `color`'s threats on the other side's knights, bishops, rooks and queens: attacked by a
 /// pawn (`THREAT_BY_PAWN`), rooks and queens attacked by a knight or bishop
-/// (`THREAT_BY_MINOR`), and attacked by anything while defended by nothing (`HANGING`).
+/// (`THREAT_BY_MINOR`), queens attacked by a rook (`THREAT_BY_ROOK`), attacked by anything
+/// while defended by nothing (`HANGING`), and attacked after a safe pawn push
+/// (`PAWN_PUSH_THREAT`).
 pub(super) fn threats<S: Sink>(
     board: &Board,
     color: Color,
@@ -53,4 +56,63 @@ pub(super) fn threats<S: Sink>(
     sink.add(feature::THREAT_BY_MINOR, s * by_minor);
     let hanging = (pieces & ours.all & !theirs.all).count() as i32;
     sink.add(feature::HANGING, s * hanging);
+    let by_rook = (enemy & board.queens() & ours.pieces.by_role[2]).count() as i32;
+    sink.add(feature::THREAT_BY_ROOK, s * by_rook);
+    let pushes = pawn_pushes(board, color) & !theirs.pawns & (ours.all | !theirs.all);
+    let by_push = (pieces & pawn_attacks_of(pushes, color)).count() as i32;
+    sink.add(feature::PAWN_PUSH_THREAT, s * by_push);
+}
+
+/// The empty squares `color`'s pawns can push to: one step, or two from their second rank.
+#[inline(always)]
+fn pawn_pushes(board: &Board, color: Color) -> Bitboard {
+    let pawns = board.pawns() & board.by_color(color);
+    let empty = !board.occupied();
+    match color {
+        Color::White => {
+            let single = Bitboard(pawns.0 << 8) & empty;
+            single | (Bitboard((single & Bitboard::from_rank(Rank::Third)).0 << 8) & empty)
+        }
+        Color::Black => {
+            let single = Bitboard(pawns.0 >> 8) & empty;
+            single | (Bitboard((single & Bitboard::from_rank(Rank::Sixth)).0 >> 8) & empty)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::params::feature;
+    use crate::testing::coefficients;
+
+    fn coef(fen: &str, f: feature::FeatureId) -> i32 {
+        coefficients(fen)
+            .into_iter()
+            .filter(|&(g, _)| g == f)
+            .map(|(_, c)| c)
+            .sum()
+    }
+
+    #[test]
+    fn rook_attacking_a_queen() {
+        assert_eq!(
+            coef("3qk3/8/8/8/8/8/8/3RK3 w - - 0 1", feature::THREAT_BY_ROOK),
+            1
+        );
+        assert_eq!(
+            coef("3qk3/8/8/8/3P4/8/8/3RK3 w - - 0 1", feature::THREAT_BY_ROOK),
+            0
+        );
+    }
+
+    #[test]
+    fn pawn_push_threats() {
+        // e2-e3 or e2-e4 would attack the knight on d5 (e4) or nothing (e3): one threat;
+        // the black pawn on c6 defends d5 but not e4.
+        let fen = "4k3/8/2p5/3n4/8/8/4P3/4K3 w - - 0 1";
+        assert_eq!(coef(fen, feature::PAWN_PUSH_THREAT), 1);
+        // A black pawn on f5 attacks e4: the push is not safe.
+        let guarded = "4k3/8/2p5/3n1p2/8/8/4P3/4K3 w - - 0 1";
+        assert_eq!(coef(guarded, feature::PAWN_PUSH_THREAT), 0);
+    }
 }

@@ -238,8 +238,9 @@ pub fn tapered(f: FeatureId) -> (i32, i32) {
         BISHOP_OUTPOST => (12, 8),
         ROOK_ON_SEVENTH => (10, 25),
         QUEEN_ON_SEVENTH => (5, 15),
-        // King danger, safe checks, connected and backward pawns (`KING_DANGER` ..=
-        // `BACKWARD_PAWN`): 0 here, their weights come from the tuner (`tuned.toml`).
+        // King danger, safe checks, connected and backward pawns, the threats by rooks and
+        // pawn pushes, rammed pawns, minors behind pawns, shelter and storm (`KING_DANGER`
+        // onward): 0 here, their weights come from the tuner (`tuned.toml`).
         _ => (0, 0),
     }
 }

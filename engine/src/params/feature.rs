@@ -106,8 +106,38 @@ pub const CONNECTED_PAWN: FeatureId = SAFE_CHECK + 4;
 /// Backward pawns: no own pawn on a neighbouring file level with or behind them, and the square
 /// in front attacked by an enemy pawn, counted.
 pub const BACKWARD_PAWN: FeatureId = CONNECTED_PAWN + 6;
+/// Enemy queens attacked by own rooks, counted.
+pub const THREAT_BY_ROOK: FeatureId = BACKWARD_PAWN + 1;
+/// Enemy knights, bishops, rooks and queens that an own pawn would attack after a push (one
+/// step, or two from its second rank) to a square no enemy pawn attacks and that the enemy
+/// does not attack or the side defends, counted.
+pub const PAWN_PUSH_THREAT: FeatureId = THREAT_BY_ROOK + 1;
+/// Own pawns blocked by an enemy pawn right in front of them on the squares of a bishop's
+/// colour, counted for each own bishop (a bishop hemmed in by its own fixed pawns).
+pub const BISHOP_RAMMED_PAWNS: FeatureId = PAWN_PUSH_THREAT + 1;
+/// Own knights and bishops with an own pawn right in front of them (shielded from rooks and
+/// queens on the file), counted.
+pub const MINOR_BEHIND_PAWN: FeatureId = BISHOP_RAMMED_PAWNS + 1;
+/// Pawn shelter, per file of the three around the king (its file clamped to b..g, and the
+/// files either side): the closest own pawn ahead of the king on that file, by its distance in
+/// ranks (1..=6) or none (0), and by whether the file is the king's own. Index
+/// `SHELTER + 56 · king_file + 7 · file + distance` (files a..h = 0..7), named
+/// `shelter_<file>_<distance|none>` and `shelter_king_file_<file>_<distance|none>`.
+pub const SHELTER: FeatureId = MINOR_BEHIND_PAWN + 1;
+/// Entries of [`SHELTER`]: 2 (king's file or not) × 8 files × 7 distances.
+pub const SHELTER_SIZE: usize = 2 * 8 * 7;
+/// Pawn storm, on the same three files: the closest enemy pawn ahead of the king on that file,
+/// by its distance in ranks, by the file folded onto a..d (a and h are one entry), and by
+/// whether an own pawn stands right in front of it (blocked). Unblocked: index
+/// `STORM + 7 · folded_file + distance` (0 = no enemy pawn), named
+/// `storm_<ah|bg|cf|de>_<distance|none>`; blocked (distance 2..=6, the blocker being at
+/// least one rank ahead of the king): `STORM + 28 + 5 · folded_file + distance − 2`, named
+/// `storm_blocked_<files>_<distance>`.
+pub const STORM: FeatureId = SHELTER + SHELTER_SIZE;
+/// Entries of [`STORM`]: 4 folded files × 7 distances unblocked, 4 × 5 blocked.
+pub const STORM_SIZE: usize = 4 * 7 + 4 * 5;
 /// Number of tapered features (two parameters each).
-pub const TAPERED_FEATURES: usize = BACKWARD_PAWN + 1;
+pub const TAPERED_FEATURES: usize = STORM + STORM_SIZE;
 
 /// K+piece vs K without pawns: weight per step the winning king is closer than 7 to the losing
 /// king (Chebyshev distance), so the winner brings its king over.
@@ -179,11 +209,45 @@ pub fn name(f: FeatureId) -> String {
         _ if f < CONNECTED_PAWN => format!("safe_check_{}", ROLES[f - SAFE_CHECK + 1]),
         _ if f < BACKWARD_PAWN => format!("connected_pawn_rank{}", f - CONNECTED_PAWN + 2),
         BACKWARD_PAWN => "backward_pawn".into(),
+        THREAT_BY_ROOK => "threat_by_rook".into(),
+        PAWN_PUSH_THREAT => "pawn_push_threat".into(),
+        BISHOP_RAMMED_PAWNS => "bishop_rammed_pawns".into(),
+        MINOR_BEHIND_PAWN => "minor_behind_pawn".into(),
+        _ if f < STORM => shelter_name(f - SHELTER),
+        _ if f < TAPERED_FEATURES => storm_name(f - STORM),
         KING_DISTANCE => "king_distance_factor".into(),
         _ if f < BN_MATE_CORNER => block(MATE_EDGE, "mate_edge"),
         BN_MATE_CORNER => "bn_mate_corner".into(),
         MATE_BOX => "mate_box".into(),
         _ => panic!("feature {f} out of range"),
+    }
+}
+
+const FILES: [&str; 8] = ["a", "b", "c", "d", "e", "f", "g", "h"];
+const FOLDED_FILES: [&str; 4] = ["ah", "bg", "cf", "de"];
+
+/// `none` for distance 0, else the distance.
+fn distance_name(distance: usize) -> String {
+    match distance {
+        0 => "none".into(),
+        d => d.to_string(),
+    }
+}
+
+/// Name of [`SHELTER`] entry `i`.
+fn shelter_name(i: usize) -> String {
+    let (king_file, file, distance) = (i / 56, i / 7 % 8, i % 7);
+    let own = if king_file == 1 { "king_file_" } else { "" };
+    format!("shelter_{own}{}_{}", FILES[file], distance_name(distance))
+}
+
+/// Name of [`STORM`] entry `i`.
+fn storm_name(i: usize) -> String {
+    if i < 28 {
+        format!("storm_{}_{}", FOLDED_FILES[i / 7], distance_name(i % 7))
+    } else {
+        let i = i - 28;
+        format!("storm_blocked_{}_{}", FOLDED_FILES[i / 5], i % 5 + 2)
     }
 }
 
@@ -215,7 +279,7 @@ pub fn spsa_c_end(f: FeatureId) -> f64 {
 
 /// Whether the feature belongs to a large table (hidden from the default UCI option listing).
 pub fn is_table(f: FeatureId) -> bool {
-    (PST..PASSED_PAWN).contains(&f)
+    (PST..PASSED_PAWN).contains(&f) || (SHELTER..TAPERED_FEATURES).contains(&f)
 }
 
 /// A short heading for a parameter name, used to group lines in parameter files.
