@@ -1,9 +1,11 @@
 //! King danger: the pieces attacking the enemy king zone and the safe checks they have, as
 //! attack units looked up in a table (danger grows faster than the number of attackers), and
-//! each role's safe checks on their own.
+//! each role's safe checks on their own; the squares next to the king that only its king or
+//! queen defends.
 
 use shakmaty::{Board, Color, attacks};
 
+use super::king::king_zone;
 use super::threats::Attacks;
 use super::{Sink, sign};
 use crate::params::feature;
@@ -14,7 +16,7 @@ const CHECK_UNITS: [i32; 4] = [3, 2, 3, 2];
 /// `color`'s danger to the enemy king: [`feature::SAFE_CHECK`] per role with a safe check
 /// (a square it attacks, not held by its own side nor attacked by the enemy, from which that
 /// role would give check) and [`feature::KING_DANGER`] at the units of the zone attackers
-/// (from `ours`) and of those checks.
+/// (from `ours`) and of those checks, and [`feature::KING_WEAK_SQUARES`].
 #[inline(always)]
 pub(super) fn king_danger<S: Sink>(
     board: &Board,
@@ -37,6 +39,9 @@ pub(super) fn king_danger<S: Sink>(
         straight,
         diagonal | straight,
     ];
+    let defenders = theirs.pawns | theirs.pieces.minors | theirs.pieces.by_role[2];
+    let weak = (king_zone(board, !color) & ours.all & !defenders).count() as i32;
+    sink.add(feature::KING_WEAK_SQUARES, s * weak);
     let mut units = ours.pieces.king_units;
     for (role, (reach, check)) in ours.pieces.by_role.iter().zip(checks).enumerate() {
         if (*reach & check & safe).any() {
@@ -61,6 +66,20 @@ mod tests {
     /// The feature of `units` attack units.
     fn king_danger(units: usize) -> usize {
         feature::KING_DANGER + units - feature::KING_DANGER_MIN_UNITS
+    }
+
+    #[test]
+    fn weak_squares_next_to_the_king() {
+        // The zone of Black's king on g8 is f8..h8 and f7..h7. White's queen on h5 attacks
+        // f7 (diagonal) and h7, h8 (file); Black's rook on f8 defends f7: h7 and h8 are weak.
+        // The rook attacks nothing of the zone of White's king on a1.
+        let fen = "5rk1/8/8/7Q/8/8/8/K7 w - - 0 1";
+        let coef: i32 = coefficients(fen)
+            .into_iter()
+            .filter(|&(f, _)| f == feature::KING_WEAK_SQUARES)
+            .map(|(_, c)| c)
+            .sum();
+        assert_eq!(coef, 2);
     }
 
     #[test]

@@ -11,14 +11,15 @@
 //! both, so it counts the same in every phase.
 //!
 //! Files by concern: `material` (material, piece-square tables), `pawns` (passed, doubled,
-//! isolated, backward, connected pawns, supported passers), `pieces` (mobility, bishop pair,
+//! isolated, backward, connected pawns, supported passers, space), `pieces` (mobility, bishop pair,
 //! rook files, attacks on the king zone, bishops hemmed in by rammed pawns, minors behind a
 //! pawn), `king` (shelter, open files, the shelter and storm tables by file and distance),
 //! `threats` (pieces attacked by pawns or minors, queens by rooks, hanging pieces, pieces a
 //! safe pawn push would attack), `passers` (kings and passed pawns, free, unstoppable passers, rooks behind
 //! them), `king_activity` (endgame king centralisation and nearness to the pawns),
 //! `outposts` (knight and bishop outposts, rooks and queens on the seventh), `king_danger`
-//! (attack units on the enemy king from zone attackers and safe checks), `mating`
+//! (attack units on the enemy king from zone attackers and safe checks, weak squares next to
+//! it), `mating`
 //! (K+piece vs K, dead draws). The side to move gets the tempo feature (+1 if White is to
 //! move, −1 if Black).
 //!

@@ -102,7 +102,27 @@ pub(super) fn pawn_structure<S: Sink>(board: &Board, color: Color, sink: &mut S)
     sink.add(feature::BACKWARD_PAWN, s * backward);
     let supported = (passed & defended).count() as i32;
     sink.add(feature::SUPPORTED_PASSER, s * supported);
+    sink.add(feature::SPACE, s * space(ours, enemy_attacks, color));
     passed
+}
+
+/// The c..f files of `color`'s second to fourth rank.
+const SPACE_AREA: [Bitboard; 2] = [
+    Bitboard(0x003c_3c3c_0000_0000), // Black: c5..f7
+    Bitboard(0x0000_0000_3c3c_3c00), // White: c2..f4
+];
+
+/// [`feature::SPACE`]'s coefficient for `color`, whose pawns are `ours`, the enemy pawns
+/// attacking `enemy_attacks`.
+#[inline(always)]
+fn space(ours: Bitboard, enemy_attacks: Bitboard, color: Color) -> i32 {
+    let safe = SPACE_AREA[color as usize] & !ours & !enemy_attacks;
+    // The squares up to three ranks behind own pawns.
+    let behind = match color {
+        Color::White => Bitboard(ours.0 >> 8 | ours.0 >> 16 | ours.0 >> 24),
+        Color::Black => Bitboard(ours.0 << 8 | ours.0 << 16 | ours.0 << 24),
+    };
+    (safe.count() + (safe & behind).count()) as i32
 }
 
 #[cfg(test)]
@@ -130,6 +150,16 @@ mod tests {
         let mirror = "4k3/1p6/2p5/3pp3/8/8/8/4K3 b - - 0 1";
         assert_eq!(coef(mirror, feature::CONNECTED_PAWN + 2), -2);
         assert_eq!(coef(mirror, feature::CONNECTED_PAWN + 1), -1);
+    }
+
+    #[test]
+    fn space_behind_the_pawns() {
+        // White (pawns d4, e4): of c2..f4's 12 squares, 10 hold no White pawn (Black's c5
+        // attacks only d4, already out), and d2, d3, e2, e3 are behind the pawns: 14.
+        // Black (pawn c5): of c5..f7's 12, 11 hold no Black pawn, less d5, e5, f5 that White's
+        // pawns attack: 8, and c6, c7 behind c5: 10.
+        let fen = "4k3/8/8/2p5/3PP3/8/8/4K3 w - - 0 1";
+        assert_eq!(coef(fen, feature::SPACE), (10 + 4) - (8 + 2));
     }
 
     #[test]

@@ -118,12 +118,19 @@ pub const BISHOP_RAMMED_PAWNS: FeatureId = PAWN_PUSH_THREAT + 1;
 /// Own knights and bishops with an own pawn right in front of them (shielded from rooks and
 /// queens on the file), counted.
 pub const MINOR_BEHIND_PAWN: FeatureId = BISHOP_RAMMED_PAWNS + 1;
+/// Squares of the enemy king zone that own pieces, pawns or king attack and that the enemy
+/// defends with nothing but its king or queen, counted.
+pub const KING_WEAK_SQUARES: FeatureId = MINOR_BEHIND_PAWN + 1;
+/// Space: squares on the c..f files of the side's second to fourth rank that hold no own pawn
+/// and no enemy pawn attacks, counted, and counted again when an own pawn stands in front of
+/// them on their file within three ranks.
+pub const SPACE: FeatureId = KING_WEAK_SQUARES + 1;
 /// Pawn shelter, per file of the three around the king (its file clamped to b..g, and the
 /// files either side): the closest own pawn ahead of the king on that file, by its distance in
 /// ranks (1..=6) or none (0), and by whether the file is the king's own. Index
 /// `SHELTER + 56 · king_file + 7 · file + distance` (files a..h = 0..7), named
 /// `shelter_<file>_<distance|none>` and `shelter_king_file_<file>_<distance|none>`.
-pub const SHELTER: FeatureId = MINOR_BEHIND_PAWN + 1;
+pub const SHELTER: FeatureId = SPACE + 1;
 /// Entries of [`SHELTER`]: 2 (king's file or not) × 8 files × 7 distances.
 pub const SHELTER_SIZE: usize = 2 * 8 * 7;
 /// Pawn storm, on the same three files: the closest enemy pawn ahead of the king on that file,
@@ -213,6 +220,8 @@ pub fn name(f: FeatureId) -> String {
         PAWN_PUSH_THREAT => "pawn_push_threat".into(),
         BISHOP_RAMMED_PAWNS => "bishop_rammed_pawns".into(),
         MINOR_BEHIND_PAWN => "minor_behind_pawn".into(),
+        KING_WEAK_SQUARES => "king_weak_squares".into(),
+        SPACE => "space".into(),
         _ if f < STORM => shelter_name(f - SHELTER),
         _ if f < TAPERED_FEATURES => storm_name(f - STORM),
         KING_DISTANCE => "king_distance_factor".into(),
