@@ -41,3 +41,12 @@ pub fn coefficients(fen: &str) -> Vec<(usize, i32)> {
         .map(|t| (usize::from(t.feature), i32::from(t.coef)))
         .collect()
 }
+
+/// The evaluation's coefficient of `feature` in the position of a FEN written in a test (0 when
+/// the feature is absent).
+pub fn coefficient(fen: &str, feature: usize) -> i32 {
+    coefficients(fen)
+        .into_iter()
+        .find(|&(f, _)| f == feature)
+        .map_or(0, |(_, c)| c)
+}

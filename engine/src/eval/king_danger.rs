@@ -61,7 +61,7 @@ pub(super) fn king_danger<S: Sink>(
 #[cfg(test)]
 mod tests {
     use crate::params::feature;
-    use crate::testing::coefficients;
+    use crate::testing::{coefficient, coefficients};
 
     /// The feature of `units` attack units.
     fn king_danger(units: usize) -> usize {
@@ -74,12 +74,7 @@ mod tests {
         // f7 (diagonal) and h7, h8 (file); Black's rook on f8 defends f7: h7 and h8 are weak.
         // The rook attacks nothing of the zone of White's king on a1.
         let fen = "5rk1/8/8/7Q/8/8/8/K7 w - - 0 1";
-        let coef: i32 = coefficients(fen)
-            .into_iter()
-            .filter(|&(f, _)| f == feature::KING_WEAK_SQUARES)
-            .map(|(_, c)| c)
-            .sum();
-        assert_eq!(coef, 2);
+        assert_eq!(coefficient(fen, feature::KING_WEAK_SQUARES), 2);
     }
 
     #[test]

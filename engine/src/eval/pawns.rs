@@ -128,15 +128,7 @@ fn space(ours: Bitboard, enemy_attacks: Bitboard, color: Color) -> i32 {
 #[cfg(test)]
 mod tests {
     use crate::params::feature;
-    use crate::testing::coefficients;
-
-    /// The coefficient of `feature` in the evaluation of `fen` (0 when absent).
-    fn coef(fen: &str, f: usize) -> i32 {
-        coefficients(fen)
-            .into_iter()
-            .find(|&(feature, _)| feature == f)
-            .map_or(0, |(_, c)| c)
-    }
+    use crate::testing::coefficient as coef;
 
     #[test]
     fn connected_pawns_by_relative_rank() {

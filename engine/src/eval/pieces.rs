@@ -155,15 +155,7 @@ pub(super) struct PieceAttacks {
 #[cfg(test)]
 mod tests {
     use crate::params::feature;
-    use crate::testing::coefficients;
-
-    fn coef(fen: &str, f: feature::FeatureId) -> i32 {
-        coefficients(fen)
-            .into_iter()
-            .filter(|&(g, _)| g == f)
-            .map(|(_, c)| c)
-            .sum()
-    }
+    use crate::testing::coefficient as coef;
 
     #[test]
     fn bishop_hemmed_in_by_rammed_pawns_of_its_colour() {

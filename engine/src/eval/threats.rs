@@ -83,15 +83,7 @@ fn pawn_pushes(board: &Board, color: Color) -> Bitboard {
 #[cfg(test)]
 mod tests {
     use crate::params::feature;
-    use crate::testing::coefficients;
-
-    fn coef(fen: &str, f: feature::FeatureId) -> i32 {
-        coefficients(fen)
-            .into_iter()
-            .filter(|&(g, _)| g == f)
-            .map(|(_, c)| c)
-            .sum()
-    }
+    use crate::testing::coefficient as coef;
 
     #[test]
     fn rook_attacking_a_queen() {
