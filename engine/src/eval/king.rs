@@ -3,7 +3,7 @@
 
 use shakmaty::{Bitboard, Board, Color, File, Rank, attacks};
 
-use super::pawns::file_and_neighbours;
+use super::pawns::{file_and_neighbours, ranks_ahead};
 use super::{Sink, sign};
 use crate::params::feature;
 
@@ -56,30 +56,23 @@ pub(super) fn shelter_and_storm<S: Sink>(board: &Board, color: Color, sink: &mut
         return;
     };
     let s = sign(color);
-    // Seen from White's side, so that "ahead" is up and the closest pawn the lowest.
-    let relative = |b: Bitboard| match color {
-        Color::White => b,
-        Color::Black => b.flip_vertical(),
-    };
-    let ours = relative(board.pawns() & board.by_color(color));
-    let theirs = relative(board.pawns() & board.by_color(!color));
-    let king_rank = match color {
-        Color::White => u32::from(king.rank()),
-        Color::Black => 7 - u32::from(king.rank()),
-    };
-    let ahead = Bitboard(if king_rank < 7 {
-        !0u64 << (8 * (king_rank + 1))
-    } else {
-        0
-    });
+    let ours = board.pawns() & board.by_color(color);
+    let theirs = board.pawns() & board.by_color(!color);
+    let ahead = ranks_ahead(king, color);
     let king_file = king.file().to_u32();
     let centre = king_file.clamp(1, 6);
     for file in centre - 1..=centre + 1 {
         let on_file = Bitboard::from_file(File::new(file)) & ahead;
+        // The closest pawn ahead is the lowest square for White, the highest for Black.
         let distance = |pawns: Bitboard| {
-            (pawns & on_file)
-                .first()
-                .map_or(0, |sq| u32::from(sq.rank()) - king_rank)
+            let pawns = pawns & on_file;
+            match color {
+                Color::White => pawns.first(),
+                Color::Black => pawns.last(),
+            }
+            .map_or(0, |sq| {
+                u32::from(sq.rank()).abs_diff(u32::from(king.rank()))
+            })
         };
         let (own, enemy) = (distance(ours), distance(theirs));
         let shelter = 56 * usize::from(file == king_file) + 7 * file as usize + own as usize;
