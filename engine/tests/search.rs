@@ -251,9 +251,10 @@ fn design_notes_red1_needs_the_tactical_quiescence() {
     // The main search makes up for missing quiescence checks with depth: a ply or two more
     // than the checks it lacks, since its own pruning (null move, late-move reductions)
     // trims quiet checks too. (Since the evaluation of bench 1215951, depth 8 without
-    // checks sees 1...Rcf8, which holds it to +305; depth 9 sees through it.)
+    // checks sees 1...Rcf8, which holds it to +305; depth 9 saw through it until the
+    // evaluation of bench 1082232, which gives +355 there and +404 at depth 10.)
     let r = design_position(fen, 2, 6);
     assert!(uci(&r) == "e1d1" && wins_a_rook(&r), "{r:?}");
-    let r = design_position(fen, 0, 9);
+    let r = design_position(fen, 0, 10);
     assert!(uci(&r) == "e1d1" && wins_a_rook(&r), "{r:?}");
 }
