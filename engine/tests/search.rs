@@ -177,6 +177,36 @@ fn every_search_feature_can_be_switched_off() {
     }
 }
 
+#[test]
+fn every_search_feature_off_by_default_can_be_switched_on() {
+    let middlegame = "r1bq1r1k/1pp1n1pp/1p1p4/4p2Q/4Pp2/1BNP4/PPP2PPP/3R1RK1 w - - 2 14";
+    let tactical = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 10";
+    for name in [
+        "razoring",
+        "iir",
+        "singular_extension",
+        "history_pruning",
+        "lmr_bad_captures",
+        "null_move_eval",
+        "qsearch_tt_eval",
+        "correction_history",
+        "probcut",
+        "tt_cutoff_history",
+        "lmr_not_improving",
+    ] {
+        let mut changed = false;
+        for fen in [middlegame, tactical] {
+            let base = search_with(Params::default(), fen, depth(8), &[]);
+            let mut p = Params::default();
+            p.set_assignment(&format!("{name}=1")).unwrap();
+            let r = search_with(p, fen, depth(8), &[]);
+            assert!(r.best_move.is_some(), "{name}=1 found no move in {fen}");
+            changed |= r.nodes != base.nodes;
+        }
+        assert!(changed, "{name}=1 changed nothing");
+    }
+}
+
 /// Searches a design-notes position with `qsearch_check_plies` = `checks`.
 fn design_position(fen: &str, checks: i32, d: u32) -> SearchResult {
     let mut p = Params::default();

@@ -301,6 +301,26 @@ search_params! {
     /// Singular extension: margin below the table's score, per ply of depth (cp). Useful
     /// within 1..8: c_end 0.5.
     SINGULAR_MARGIN singular_margin: i32 = 2, [0, 100], c_end 0.5, r_end 0.002;
+    /// ProbCut: in non-PV nodes at depth `probcut_depth` or more, captures that win at least
+    /// `probcut_margin` over beta by SEE are tried first against that raised beta, by a
+    /// quiescence search and then a search `probcut_reduction` plies shallower; the node fails
+    /// high on the first that holds.
+    PROBCUT probcut: bool = false, [0, 1], c_end 0.5, r_end 0.002;
+    /// ProbCut: shallowest depth (plies). Useful within 3..8: c_end 1.
+    PROBCUT_DEPTH probcut_depth: i32 = 5, [2, 64], c_end 1.0, r_end 0.002;
+    /// ProbCut: how far above beta (cp) the capture must hold. Useful within 100..400:
+    /// c_end 15.
+    PROBCUT_MARGIN probcut_margin: i32 = 200, [0, 2000], c_end 15.0, r_end 0.002;
+    /// ProbCut: plies the verification search is reduced by, beyond the move's own ply.
+    /// Useful within 2..5: c_end 1.
+    PROBCUT_REDUCTION probcut_reduction: i32 = 3, [1, 16], c_end 1.0, r_end 0.002;
+    /// LMR: extra plies of reduction for quiet moves in non-PV nodes that are not improving
+    /// (static evaluation not above that of the same side's previous evaluated node, two or
+    /// else four plies up). 0 = off. Useful within 0..2: c_end 0.5.
+    LMR_NOT_IMPROVING lmr_not_improving: i32 = 0, [0, 4], c_end 0.5, r_end 0.002;
+    /// A table cut-off by a quiet move rewards that move as a searched cut-off would: killer,
+    /// butterfly and continuation history (no malus: no other move was tried).
+    TT_CUTOFF_HISTORY tt_cutoff_history: bool = false, [0, 1], c_end 0.5, r_end 0.002;
     /// Endgame scaling (`eval/scale.rs`), percent of the endgame sum kept when each side's
     /// only piece is a bishop and they stand on opposite colours. Not a linear weight: the
     /// Texel tuner holds the `scale_*` factors fixed. 100 = no scaling. c_end 5.

@@ -29,6 +29,9 @@ use super::time::TimeManager;
 use super::tt::{Bound, PackedMove, TranspositionTable};
 use crate::eval::{Evaluator, PawnCache, PieceSquares};
 
+/// A node without a static evaluation (in check, or a PV node that skipped it).
+pub(crate) const NO_EVAL: i32 = i32::MIN;
+
 /// Room for the scores of one node's moves (shakmaty's `MoveList` capacity).
 pub(crate) const MAX_MOVES: usize = 270;
 
@@ -56,6 +59,9 @@ pub(crate) struct Worker<'a> {
     pub time: TimeManager,
     /// `excluded[ply]`: the move a singular-extension search at `ply` leaves out.
     pub excluded: [Option<Move>; MAX_PLY + 2],
+    /// `static_evals[ply]`: the corrected static evaluation of the full node at `ply` on the
+    /// current path ([`NO_EVAL`]: in check, or not evaluated), for the improving signal.
+    pub static_evals: [i32; MAX_PLY + 2],
     pub node_limit: u64,
     pub nodes: u64,
     pub seldepth: usize,
@@ -209,6 +215,99 @@ impl Worker<'_> {
         debug_assert_eq!(Some(again), first, "{pos:?}");
     }
 
+    /// The ProbCut tries of [`Worker::node`]: each capture or promotion of `pos` (not in
+    /// check) that gains at least `probcut_beta` − `static_eval` by SEE, best first, by a
+    /// null-window quiescence search against `probcut_beta` and, if that holds, a search
+    /// `probcut_reduction` plies shallower than the node's children. The first score that
+    /// holds (stored as a lower bound), or `None`.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(never)]
+    fn probcut(
+        &mut self,
+        pos: &Chess,
+        key: u64,
+        depth: i32,
+        probcut_beta: i32,
+        static_eval: i32,
+        ply: usize,
+        cut_node: bool,
+    ) -> Option<i32> {
+        let mut moves = MoveList::new();
+        tactical_moves(pos, &mut moves);
+        let scores = &mut self.scores[ply];
+        for (m, score) in moves.iter().zip(scores.iter_mut()) {
+            *score = tactical_score(*m);
+        }
+        pad_scores(scores, moves.len());
+        let threshold = probcut_beta - static_eval;
+        let reduced_depth = depth - 1 - self.knobs.probcut_reduction;
+        for index in 0..moves.len() {
+            let (m, _) = pick(pos, &mut moves, &mut self.scores[ply], index);
+            if !see_at_least(pos, m, threshold) {
+                continue;
+            }
+            let incremental = child_key(pos, key, m);
+            let mut child = pos.clone();
+            child.play_unchecked(m);
+            let child_key = incremental.unwrap_or_else(|| played_child_key(pos, key, m, &child));
+            let child_in_check = child.is_check();
+            self.set_child(ply, pos, m, child_key);
+            self.heuristics.set_played(ply, pos.turn(), Some(m));
+            let mut score = -self.qsearch_checked(
+                &child,
+                child_in_check,
+                child_key,
+                -probcut_beta,
+                -probcut_beta + 1,
+                ply + 1,
+                0,
+            );
+            if score >= probcut_beta && reduced_depth > 0 && !self.aborted {
+                score = -self.search(
+                    &child,
+                    child_in_check,
+                    child_key,
+                    reduced_depth,
+                    -probcut_beta,
+                    -probcut_beta + 1,
+                    ply + 1,
+                    false,
+                    true,
+                    !cut_node,
+                );
+            }
+            if self.aborted {
+                return None;
+            }
+            if score >= probcut_beta {
+                let stored_depth = reduced_depth + 1;
+                self.tt.store(
+                    key,
+                    ply,
+                    stored_depth,
+                    score,
+                    Bound::Lower,
+                    PackedMove::new(m),
+                );
+                return Some(score);
+            }
+        }
+        None
+    }
+
+    /// With `tt_cutoff_history`: the table move `best` of a table cut-off at `ply`, if legal
+    /// and quiet, rewarded as a searched cut-off would be.
+    #[inline(never)]
+    fn reward_table_cutoff(&mut self, pos: &Chess, best: PackedMove, ply: usize, depth: i32) {
+        if let TableMove::Legal(m) = table_move(pos, best)
+            && !m.is_capture()
+            && !m.is_promotion()
+        {
+            self.heuristics
+                .reward(self.knobs, pos.turn(), ply, depth, m, &[]);
+        }
+    }
+
     /// Searches `pos` (whose key is `key`, already recorded at `ply` in the key stack) to
     /// `depth` plies within the window (`alpha`, `beta`). Fail-soft. `cut_node`: a non-PV
     /// node expected to fail high (the child of a reduced null-window search, and every
@@ -316,6 +415,9 @@ impl Worker<'_> {
                 Bound::Upper => h.score <= alpha,
             }
         {
+            if self.knobs.tt_cutoff_history && h.score >= beta {
+                self.reward_table_cutoff(pos, h.best, ply, depth);
+            }
             return h.score;
         }
 
@@ -325,6 +427,24 @@ impl Worker<'_> {
             (-INFINITY, -INFINITY)
         } else {
             self.corrected_evaluate(pos, ply)
+        };
+        self.static_evals[ply] = if static_eval == -INFINITY {
+            NO_EVAL
+        } else {
+            static_eval
+        };
+        // Improving: the static evaluation above that of the same side's previous full node
+        // with one (two plies up, else four). Unknown counts as improving.
+        let improving = !in_check && {
+            let earlier = |back: usize| {
+                ply.checked_sub(back)
+                    .map_or(NO_EVAL, |p| self.static_evals[p])
+            };
+            let before = match earlier(2) {
+                NO_EVAL => earlier(4),
+                e => e,
+            };
+            before == NO_EVAL || static_eval > before
         };
         // The table's score, where its bound says the true score lies beyond the static
         // evaluation, is the better guess for pruning.
@@ -399,6 +519,33 @@ impl Worker<'_> {
                 if score >= beta {
                     // An unproven mate from a null-move search is not trusted.
                     return if score >= MATE_BOUND { beta } else { score };
+                }
+            }
+        }
+
+        // ProbCut: a capture that holds a margin above beta in a shallower search makes the
+        // full one pointless. Not when a deep enough table entry already says the node falls
+        // short of that margin.
+        if self.knobs.probcut
+            && !pv_node
+            && !in_check
+            && excluded.is_none()
+            && depth >= self.knobs.probcut_depth
+            && beta.abs() < MATE_BOUND
+        {
+            let probcut_beta = beta + self.knobs.probcut_margin;
+            let refuted = hit.is_some_and(|h| {
+                h.depth >= depth - self.knobs.probcut_reduction
+                    && h.bound != Bound::Lower
+                    && h.score < probcut_beta
+            });
+            if !refuted {
+                let score = self.probcut(pos, key, depth, probcut_beta, static_eval, ply, cut_node);
+                if self.aborted {
+                    return 0;
+                }
+                if let Some(score) = score {
+                    return score;
                 }
             }
         }
@@ -682,6 +829,9 @@ impl Worker<'_> {
                     }
                     if tt_capture {
                         reduction += self.knobs.lmr_tt_capture;
+                    }
+                    if !improving && !pv_node {
+                        reduction += self.knobs.lmr_not_improving;
                     }
                     if self.knobs.cont_history && quiet {
                         // Quiet moves below the killers are scored by their histories.
