@@ -1,5 +1,6 @@
 //! Piece activity: mobility, bishop pair, rooks on (semi-)open files, attacks on the king zone,
-//! bishops hemmed in by their own fixed pawns, minor pieces behind a pawn.
+//! bishops hemmed in by their own fixed pawns, minor pieces behind a pawn, knights and rooks by
+//! the count of own pawns.
 
 use shakmaty::{Bitboard, Board, Color, Square, attacks};
 
@@ -101,6 +102,14 @@ pub(super) fn piece_activity<S: Sink>(
     let minors = (board.knights() | board.bishops()) & ours;
     let shielded = (behind(own_pawns) & minors).count() as i32;
     sink.add(feature::MINOR_BEHIND_PAWN, s * shielded);
+    // Material by pawn count, from an average of five own pawns.
+    let pawn_excess = own_pawns.count() as i32 - 5;
+    let count = |pieces: Bitboard| (pieces & ours).count() as i32;
+    sink.add(
+        feature::KNIGHT_PAWNS,
+        s * count(board.knights()) * pawn_excess,
+    );
+    sink.add(feature::ROOK_PAWNS, s * count(board.rooks()) * pawn_excess);
     attacked
 }
 
@@ -166,6 +175,14 @@ mod tests {
         // A dark-squared bishop (c1) instead: no rammed pawn on its colour.
         let dark = "4k3/8/8/4p3/3pP3/3P4/8/2B1K3 w - - 0 1";
         assert_eq!(coef(dark, feature::BISHOP_RAMMED_PAWNS), 0);
+    }
+
+    #[test]
+    fn knights_and_rooks_by_pawn_count() {
+        // White: knight b1, rook a1, seven pawns (+2 each); Black: rook a8, two pawns (−3).
+        let fen = "r3k3/pp6/8/8/8/8/PPPPPPP1/RN2K3 w - - 0 1";
+        assert_eq!(coef(fen, feature::KNIGHT_PAWNS), 2);
+        assert_eq!(coef(fen, feature::ROOK_PAWNS), 2 - (-3));
     }
 
     #[test]

@@ -125,12 +125,18 @@ pub const KING_WEAK_SQUARES: FeatureId = MINOR_BEHIND_PAWN + 1;
 /// and no enemy pawn attacks, counted, and counted again when an own pawn stands in front of
 /// them on their file within three ranks.
 pub const SPACE: FeatureId = KING_WEAK_SQUARES + 1;
+/// Knights by own pawns: each own knight counts the side's pawns less five (a knight gains
+/// in closed positions, where PeSTO-style values assume an average pawn count).
+pub const KNIGHT_PAWNS: FeatureId = SPACE + 1;
+/// Rooks by own pawns: each own rook counts the side's pawns less five (a rook gains as the
+/// files open).
+pub const ROOK_PAWNS: FeatureId = KNIGHT_PAWNS + 1;
 /// Pawn shelter, per file of the three around the king (its file clamped to b..g, and the
 /// files either side): the closest own pawn ahead of the king on that file, by its distance in
 /// ranks (1..=6) or none (0), and by whether the file is the king's own. Index
 /// `SHELTER + 56 · king_file + 7 · file + distance` (files a..h = 0..7), named
 /// `shelter_<file>_<distance|none>` and `shelter_king_file_<file>_<distance|none>`.
-pub const SHELTER: FeatureId = SPACE + 1;
+pub const SHELTER: FeatureId = ROOK_PAWNS + 1;
 /// Entries of [`SHELTER`]: 2 (king's file or not) × 8 files × 7 distances.
 pub const SHELTER_SIZE: usize = 2 * 8 * 7;
 /// Pawn storm, on the same three files: the closest enemy pawn ahead of the king on that file,
@@ -222,6 +228,8 @@ pub fn name(f: FeatureId) -> String {
         MINOR_BEHIND_PAWN => "minor_behind_pawn".into(),
         KING_WEAK_SQUARES => "king_weak_squares".into(),
         SPACE => "space".into(),
+        KNIGHT_PAWNS => "knight_pawns".into(),
+        ROOK_PAWNS => "rook_pawns".into(),
         _ if f < STORM => shelter_name(f - SHELTER),
         _ if f < TAPERED_FEATURES => storm_name(f - STORM),
         KING_DISTANCE => "king_distance_factor".into(),
