@@ -175,35 +175,50 @@ fn every_search_feature_can_be_switched_off() {
         assert!(r.best_move.is_some());
         assert_ne!(r.nodes, base, "{name}=0 changed nothing");
     }
+    // Acts in fewer nodes: searched deeper, in two positions.
+    let tactical = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 10";
+    let changed = [middlegame, tactical].iter().any(|fen| {
+        let base = search_with(Params::default(), fen, depth(8), &[]).nodes;
+        let mut p = Params::default();
+        p.set_assignment("lmr_not_improving=0").unwrap();
+        search_with(p, fen, depth(8), &[]).nodes != base
+    });
+    assert!(changed, "lmr_not_improving=0 changed nothing");
 }
 
 #[test]
 fn every_search_feature_off_by_default_can_be_switched_on() {
     let middlegame = "r1bq1r1k/1pp1n1pp/1p1p4/4p2Q/4Pp2/1BNP4/PPP2PPP/3R1RK1 w - - 2 14";
     let tactical = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 10";
-    for name in [
-        "razoring",
-        "iir",
-        "singular_extension",
-        "history_pruning",
-        "lmr_bad_captures",
-        "null_move_eval",
-        "qsearch_tt_eval",
-        "correction_history",
-        "probcut",
-        "tt_cutoff_history",
-        "lmr_not_improving",
+    // Each switch with the knobs it needs to act at depth 8 (the default history margin
+    // prunes next to nothing in a search this short).
+    for assignments in [
+        "razoring=1",
+        "iir=1",
+        "singular_extension=1",
+        "history_pruning=1 history_prune_margin=250",
+        "lmr_bad_captures=1",
+        "null_move_eval=1",
+        "qsearch_tt_eval=1",
+        "correction_history=1",
+        "probcut=1",
+        "tt_cutoff_history=1",
     ] {
         let mut changed = false;
         for fen in [middlegame, tactical] {
             let base = search_with(Params::default(), fen, depth(8), &[]);
             let mut p = Params::default();
-            p.set_assignment(&format!("{name}=1")).unwrap();
+            for assignment in assignments.split(' ') {
+                p.set_assignment(assignment).unwrap();
+            }
             let r = search_with(p, fen, depth(8), &[]);
-            assert!(r.best_move.is_some(), "{name}=1 found no move in {fen}");
+            assert!(
+                r.best_move.is_some(),
+                "{assignments} found no move in {fen}"
+            );
             changed |= r.nodes != base.nodes;
         }
-        assert!(changed, "{name}=1 changed nothing");
+        assert!(changed, "{assignments} changed nothing");
     }
 }
 

@@ -316,8 +316,9 @@ search_params! {
     PROBCUT_REDUCTION probcut_reduction: i32 = 3, [1, 16], c_end 1.0, r_end 0.002;
     /// LMR: extra plies of reduction for quiet moves in non-PV nodes that are not improving
     /// (static evaluation not above that of the same side's previous evaluated node, two or
-    /// else four plies up). 0 = off. Useful within 0..2: c_end 0.5.
-    LMR_NOT_IMPROVING lmr_not_improving: i32 = 0, [0, 4], c_end 0.5, r_end 0.002;
+    /// else four plies up). 0 = off; 1 won +5.6 Elo at 5,000 nodes (docs/strength.md row 51).
+    /// Useful within 0..2: c_end 0.5.
+    LMR_NOT_IMPROVING lmr_not_improving: i32 = 1, [0, 4], c_end 0.5, r_end 0.002;
     /// A table cut-off by a quiet move rewards that move as a searched cut-off would: killer,
     /// butterfly and continuation history (no malus: no other move was tried).
     TT_CUTOFF_HISTORY tt_cutoff_history: bool = false, [0, 1], c_end 0.5, r_end 0.002;
