@@ -176,20 +176,36 @@ fn every_search_feature_can_be_switched_off() {
         assert_ne!(r.nodes, base, "{name}=0 changed nothing");
     }
     // Acts in fewer nodes: searched deeper, in two positions.
+    assert!(
+        changes_the_search("lmr_not_improving=0"),
+        "lmr_not_improving=0 changed nothing"
+    );
+}
+
+/// Whether the parameter assignments (space-separated `name=value`) change the node count of
+/// a depth-8 search in at least one of two positions; each search must find a move.
+fn changes_the_search(assignments: &str) -> bool {
+    let middlegame = "r1bq1r1k/1pp1n1pp/1p1p4/4p2Q/4Pp2/1BNP4/PPP2PPP/3R1RK1 w - - 2 14";
     let tactical = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 10";
-    let changed = [middlegame, tactical].iter().any(|fen| {
-        let base = search_with(Params::default(), fen, depth(8), &[]).nodes;
+    let mut changed = false;
+    for fen in [middlegame, tactical] {
+        let base = search_with(Params::default(), fen, depth(8), &[]);
         let mut p = Params::default();
-        p.set_assignment("lmr_not_improving=0").unwrap();
-        search_with(p, fen, depth(8), &[]).nodes != base
-    });
-    assert!(changed, "lmr_not_improving=0 changed nothing");
+        for assignment in assignments.split(' ') {
+            p.set_assignment(assignment).unwrap();
+        }
+        let r = search_with(p, fen, depth(8), &[]);
+        assert!(
+            r.best_move.is_some(),
+            "{assignments} found no move in {fen}"
+        );
+        changed |= r.nodes != base.nodes;
+    }
+    changed
 }
 
 #[test]
 fn every_search_feature_off_by_default_can_be_switched_on() {
-    let middlegame = "r1bq1r1k/1pp1n1pp/1p1p4/4p2Q/4Pp2/1BNP4/PPP2PPP/3R1RK1 w - - 2 14";
-    let tactical = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 10";
     // Each switch with the knobs it needs to act at depth 8 (the default history margin
     // prunes next to nothing in a search this short).
     for assignments in [
@@ -204,21 +220,10 @@ fn every_search_feature_off_by_default_can_be_switched_on() {
         "probcut=1",
         "tt_cutoff_history=1",
     ] {
-        let mut changed = false;
-        for fen in [middlegame, tactical] {
-            let base = search_with(Params::default(), fen, depth(8), &[]);
-            let mut p = Params::default();
-            for assignment in assignments.split(' ') {
-                p.set_assignment(assignment).unwrap();
-            }
-            let r = search_with(p, fen, depth(8), &[]);
-            assert!(
-                r.best_move.is_some(),
-                "{assignments} found no move in {fen}"
-            );
-            changed |= r.nodes != base.nodes;
-        }
-        assert!(changed, "{assignments} changed nothing");
+        assert!(
+            changes_the_search(assignments),
+            "{assignments} changed nothing"
+        );
     }
 }
 

@@ -13,7 +13,8 @@
 //! Files by concern: `material` (material, piece-square tables), `pawns` (passed, doubled,
 //! isolated, backward, connected pawns, supported passers, space), `pieces` (mobility, bishop pair,
 //! rook files, attacks on the king zone, bishops hemmed in by rammed pawns, minors behind a
-//! pawn, knights and rooks by own pawn count), `king` (shelter, open files, the shelter and storm tables by file and distance),
+//! pawn, knights and rooks by own pawn count), `king` (shelter, open files, the shelter and
+//! storm tables by file and distance),
 //! `threats` (pieces attacked by pawns or minors, queens by rooks, hanging pieces, pieces a
 //! safe pawn push would attack), `passers` (kings and passed pawns, free, unstoppable passers, rooks behind
 //! them), `king_activity` (endgame king centralisation and nearness to the pawns),

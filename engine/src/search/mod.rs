@@ -198,7 +198,7 @@ impl Searcher {
             root_moves,
             time,
             excluded: [None; MAX_PLY + 2],
-            static_evals: [worker::NO_EVAL; MAX_PLY + 2],
+            static_evals: [-score::INFINITY; MAX_PLY + 2],
             node_limit,
             nodes: 0,
             seldepth: 0,

@@ -29,9 +29,6 @@ use super::time::TimeManager;
 use super::tt::{Bound, PackedMove, TranspositionTable};
 use crate::eval::{Evaluator, PawnCache, PieceSquares};
 
-/// A node without a static evaluation (in check, or a PV node that skipped it).
-pub(crate) const NO_EVAL: i32 = i32::MIN;
-
 /// Room for the scores of one node's moves (shakmaty's `MoveList` capacity).
 pub(crate) const MAX_MOVES: usize = 270;
 
@@ -60,7 +57,7 @@ pub(crate) struct Worker<'a> {
     /// `excluded[ply]`: the move a singular-extension search at `ply` leaves out.
     pub excluded: [Option<Move>; MAX_PLY + 2],
     /// `static_evals[ply]`: the corrected static evaluation of the full node at `ply` on the
-    /// current path ([`NO_EVAL`]: in check, or not evaluated), for the improving signal.
+    /// current path (`-INFINITY`: in check, or not evaluated), for the improving signal.
     pub static_evals: [i32; MAX_PLY + 2],
     pub node_limit: u64,
     pub nodes: u64,
@@ -137,6 +134,31 @@ impl Worker<'_> {
         self.piece_squares[ply + 1] =
             self.evaluator
                 .piece_squares_after(pos, self.piece_squares[ply], m);
+    }
+
+    /// Plays `m` in `pos` (the node at `ply`, whose key is `key`) and records the child at
+    /// `ply + 1`: its key, sums and the move played. Returns the child, its key and whether
+    /// it is in check.
+    #[inline(always)]
+    pub(crate) fn play_child(
+        &mut self,
+        pos: &Chess,
+        key: u64,
+        m: Move,
+        ply: usize,
+    ) -> (Chess, u64, bool) {
+        let incremental = child_key(pos, key, m);
+        if let Some(k) = incremental {
+            self.tt.prefetch(k);
+            self.eval_cache.prefetch(k);
+        }
+        let mut child = pos.clone();
+        child.play_unchecked(m);
+        let child_key = incremental.unwrap_or_else(|| played_child_key(pos, key, m, &child));
+        let child_in_check = child.is_check();
+        self.set_child(ply, pos, m, child_key);
+        self.heuristics.set_played(ply, pos.turn(), Some(m));
+        (child, child_key, child_in_check)
     }
 
     /// `pv[ply] = m + pv[ply + 1]`.
@@ -246,13 +268,7 @@ impl Worker<'_> {
             if !see_at_least(pos, m, threshold) {
                 continue;
             }
-            let incremental = child_key(pos, key, m);
-            let mut child = pos.clone();
-            child.play_unchecked(m);
-            let child_key = incremental.unwrap_or_else(|| played_child_key(pos, key, m, &child));
-            let child_in_check = child.is_check();
-            self.set_child(ply, pos, m, child_key);
-            self.heuristics.set_played(ply, pos.turn(), Some(m));
+            let (child, child_key, child_in_check) = self.play_child(pos, key, m, ply);
             let mut score = -self.qsearch_checked(
                 &child,
                 child_in_check,
@@ -428,23 +444,21 @@ impl Worker<'_> {
         } else {
             self.corrected_evaluate(pos, ply)
         };
-        self.static_evals[ply] = if static_eval == -INFINITY {
-            NO_EVAL
-        } else {
-            static_eval
-        };
+        self.static_evals[ply] = static_eval;
         // Improving: the static evaluation above that of the same side's previous full node
         // with one (two plies up, else four). Unknown counts as improving.
         let improving = !in_check && {
             let earlier = |back: usize| {
                 ply.checked_sub(back)
-                    .map_or(NO_EVAL, |p| self.static_evals[p])
+                    .map_or(-INFINITY, |p| self.static_evals[p])
             };
-            let before = match earlier(2) {
-                NO_EVAL => earlier(4),
-                e => e,
+            let two_up = earlier(2);
+            let before = if two_up == -INFINITY {
+                earlier(4)
+            } else {
+                two_up
             };
-            before == NO_EVAL || static_eval > before
+            before == -INFINITY || static_eval > before
         };
         // The table's score, where its bound says the true score lies beyond the static
         // evaluation, is the better guess for pruning.
@@ -777,22 +791,13 @@ impl Worker<'_> {
             {
                 continue;
             }
-            let incremental = child_key(pos, key, m);
-            if let Some(k) = incremental {
-                self.tt.prefetch(k);
-                self.eval_cache.prefetch(k);
-            }
-            let mut child = pos.clone();
-            child.play_unchecked(m);
-            let child_key = incremental.unwrap_or_else(|| played_child_key(pos, key, m, &child));
-            let child_in_check = child.is_check();
+            let (child, child_key, child_in_check) = self.play_child(pos, key, m, ply);
             if !ordered && self.knobs.check_extension && child_in_check {
                 // Extended, the child is a full node whose cut-offs may change the histories.
+                // (The scores read the moves played above this ply, not the one just made.)
                 self.order_after_first(pos, &mut moves, tt_move, ply, first);
                 ordered = true;
             }
-            self.set_child(ply, pos, m, child_key);
-            self.heuristics.set_played(ply, pos.turn(), Some(m));
             let new_depth = if singular && move_score == TT_MOVE {
                 depth
             } else {
