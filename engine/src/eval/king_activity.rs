@@ -1,5 +1,5 @@
 //! King activity in the endgame: a central king, and a king near the pawns (its own to
-//! escort them, the enemy's to win or stop them). Hand-set weights on the endgame side only,
+//! escort them, the enemy's to win or stop them); a king on a flank without pawns. Hand-set weights on the endgame side only,
 //! so the phase blend brings them in as pieces come off.
 
 use shakmaty::{Bitboard, Board, Color, Square};
@@ -82,13 +82,49 @@ pub(super) fn king_activity<S: Sink>(board: &Board, color: Color, sink: &mut S) 
     );
     sink.add(feature::KING_OWN_PAWN_DISTANCE, s * own);
     sink.add(feature::KING_ENEMY_PAWN_DISTANCE, s * enemy);
+    let flank = KING_FLANK[king.file() as usize];
+    sink.add(
+        feature::PAWNLESS_FLANK,
+        s * i32::from((pawns & flank).is_empty()),
+    );
 }
+
+/// The files of the king's flank, by its file: a..d for a..c, c..f for d and e, e..h for f..h.
+const KING_FLANK: [Bitboard; 8] = {
+    const fn files(first: u32, last: u32) -> Bitboard {
+        let mut b = 0u64;
+        let mut f = first;
+        while f <= last {
+            b |= 0x0101_0101_0101_0101u64 << f;
+            f += 1;
+        }
+        Bitboard(b)
+    }
+    let queen_side = files(0, 3);
+    let center = files(2, 5);
+    let king_side = files(4, 7);
+    [
+        queen_side, queen_side, queen_side, center, center, king_side, king_side, king_side,
+    ]
+};
 
 #[cfg(test)]
 mod tests {
     use shakmaty::{Bitboard, Square};
 
     use super::distance_sums;
+    use crate::params::feature;
+    use crate::testing::coefficient as coef;
+
+    #[test]
+    fn king_on_a_flank_without_pawns() {
+        // White's king on g1 (flank e..h: no pawns), Black's on b8 (flank a..d: a7, a2).
+        let fen = "1k6/p7/8/8/8/8/P7/6K1 w - - 0 1";
+        assert_eq!(coef(fen, feature::PAWNLESS_FLANK), 1);
+        // Black's king on e8 (flank c..f: no pawns either).
+        let both = "4k3/p7/8/8/8/8/P7/6K1 w - - 0 1";
+        assert_eq!(coef(both, feature::PAWNLESS_FLANK), 0);
+    }
 
     #[test]
     fn distance_sums_add_up_the_distances() {

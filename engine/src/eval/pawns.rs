@@ -1,4 +1,5 @@
-//! Pawn structure: passed, doubled and isolated pawns, and passed pawns defended by a pawn.
+//! Pawn structure: passed, doubled, isolated and backward pawns, passed pawns defended by a
+//! pawn, weak pawns on half-open files, pawn islands, space.
 
 use shakmaty::{Bitboard, Board, Color, File, Square};
 
@@ -62,7 +63,7 @@ pub(super) fn pawn_structure<S: Sink>(board: &Board, color: Color, sink: &mut S)
     let s = sign(color);
     let ours = board.pawns() & board.by_color(color);
     let theirs = board.pawns() & board.by_color(!color);
-    let (mut doubled, mut isolated, mut backward) = (0, 0, 0);
+    let (mut doubled, mut isolated, mut backward, mut unopposed) = (0, 0, 0, 0);
     let mut passed = Bitboard::EMPTY;
     let defended = pawn_attacks_of(ours, color);
     let enemy_attacks = pawn_attacks_of(theirs, !color);
@@ -79,14 +80,21 @@ pub(super) fn pawn_structure<S: Sink>(board: &Board, color: Color, sink: &mut S)
         if own_ahead {
             doubled += 1;
         }
-        if (ours & neighbours).is_empty() {
+        let weak = if (ours & neighbours).is_empty() {
             isolated += 1;
+            true
         } else if (ours & neighbours & !ahead).is_empty()
             && square
                 .offset(if color == Color::White { 8 } else { -8 })
                 .is_some_and(|stop| enemy_attacks.contains(stop))
         {
             backward += 1;
+            true
+        } else {
+            false
+        };
+        if weak && (theirs & file & ahead).is_empty() {
+            unopposed += 1;
         }
         let beside = ours & neighbours & Bitboard::from_rank(square.rank());
         if defended.contains(square) || beside.any() {
@@ -100,10 +108,25 @@ pub(super) fn pawn_structure<S: Sink>(board: &Board, color: Color, sink: &mut S)
     sink.add(feature::DOUBLED_PAWN, s * doubled);
     sink.add(feature::ISOLATED_PAWN, s * isolated);
     sink.add(feature::BACKWARD_PAWN, s * backward);
+    sink.add(feature::WEAK_UNOPPOSED_PAWN, s * unopposed);
+    sink.add(feature::PAWN_ISLANDS, s * islands(ours));
     let supported = (passed & defended).count() as i32;
     sink.add(feature::SUPPORTED_PASSER, s * supported);
     sink.add(feature::SPACE, s * space(ours, enemy_attacks, color));
     passed
+}
+
+/// Groups of adjacent files holding `pawns`.
+#[inline(always)]
+fn islands(pawns: Bitboard) -> i32 {
+    // One bit per file with a pawn: fold the ranks onto the first.
+    let mut files = pawns.0;
+    files |= files >> 32;
+    files |= files >> 16;
+    files |= files >> 8;
+    let files = files & 0xff;
+    // An island starts at each file with a pawn whose left neighbour has none.
+    (files & !(files << 1)).count_ones() as i32
 }
 
 /// The c..f files of `color`'s second to fourth rank.
@@ -142,6 +165,20 @@ mod tests {
         let mirror = "4k3/1p6/2p5/3pp3/8/8/8/4K3 b - - 0 1";
         assert_eq!(coef(mirror, feature::CONNECTED_PAWN + 2), -2);
         assert_eq!(coef(mirror, feature::CONNECTED_PAWN + 1), -1);
+    }
+
+    #[test]
+    fn weak_pawns_on_half_open_files() {
+        // a2 and a7 are isolated but face each other; h7 is isolated and unopposed.
+        let fen = "4k3/p6p/8/8/8/8/P7/4K3 w - - 0 1";
+        assert_eq!(coef(fen, feature::WEAK_UNOPPOSED_PAWN), -1);
+    }
+
+    #[test]
+    fn pawn_islands() {
+        // White: a+b, d, g+h (three islands); Black: h (one).
+        let fen = "4k3/7p/8/8/8/8/PP1P2PP/4K3 w - - 0 1";
+        assert_eq!(coef(fen, feature::PAWN_ISLANDS), 2);
     }
 
     #[test]

@@ -1,8 +1,9 @@
 //! Piece activity: mobility, bishop pair, rooks on (semi-)open files, attacks on the king zone,
-//! bishops hemmed in by their own fixed pawns, minor pieces behind a pawn, knights and rooks by
-//! the count of own pawns.
+//! bishops hemmed in by their own fixed pawns or on a long diagonal, own pawns on a bishop's
+//! colour, minor pieces behind a pawn, knights, rooks and queens by the count of own pawns,
+//! rooks on an enemy queen's file.
 
-use shakmaty::{Bitboard, Board, Color, Square, attacks};
+use shakmaty::{Bitboard, Board, Color, File, Rank, Square, attacks};
 
 use super::king::king_zone;
 use super::{Sink, sign};
@@ -99,8 +100,8 @@ pub(super) fn piece_activity<S: Sink>(
     let hemmed = on_light * (rammed & Bitboard::LIGHT_SQUARES).count() as i32
         + on_dark * (rammed & Bitboard::DARK_SQUARES).count() as i32;
     sink.add(feature::BISHOP_RAMMED_PAWNS, s * hemmed);
-    let minors = (board.knights() | board.bishops()) & ours;
-    let shielded = (behind(own_pawns) & minors).count() as i32;
+    let own_minors = (board.knights() | board.bishops()) & ours;
+    let shielded = (behind(own_pawns) & own_minors).count() as i32;
     sink.add(feature::MINOR_BEHIND_PAWN, s * shielded);
     // Material by pawn count, from an average of five own pawns.
     let pawn_excess = own_pawns.count() as i32 - 5;
@@ -110,7 +111,72 @@ pub(super) fn piece_activity<S: Sink>(
         s * count(board.knights()) * pawn_excess,
     );
     sink.add(feature::ROOK_PAWNS, s * count(board.rooks()) * pawn_excess);
+    sink.add(
+        feature::QUEEN_PAWNS,
+        s * count(board.queens()) * pawn_excess,
+    );
+    let own_pawns_like = |bishops: Bitboard, colour: Bitboard| {
+        bishops.count() as i32 * (own_pawns & colour).count() as i32
+    };
+    let pawns_on_colour =
+        own_pawns_like(bishops & Bitboard::LIGHT_SQUARES, Bitboard::LIGHT_SQUARES)
+            + own_pawns_like(bishops & Bitboard::DARK_SQUARES, Bitboard::DARK_SQUARES);
+    sink.add(feature::BISHOP_PAWNS, s * pawns_on_colour);
+    let long_diagonal = bishops
+        .into_iter()
+        .filter(|&sq| {
+            (attacks::bishop_attacks(sq, board.pawns()) & Bitboard::CENTER).more_than_one()
+        })
+        .count() as i32;
+    sink.add(feature::BISHOP_LONG_DIAGONAL, s * long_diagonal);
+    let enemy_queen_files = (board.queens() & !ours)
+        .into_iter()
+        .fold(Bitboard::EMPTY, |files, sq| {
+            files | Bitboard::from_file(sq.file())
+        });
+    sink.add(
+        feature::ROOK_QUEEN_FILE,
+        s * count(board.rooks() & enemy_queen_files),
+    );
+    let xray_pawns: i32 = bishops
+        .into_iter()
+        .map(|sq| {
+            (attacks::bishop_attacks(sq, Bitboard::EMPTY) & board.pawns() & !ours).count() as i32
+        })
+        .sum();
+    sink.add(feature::BISHOP_XRAY_PAWNS, s * xray_pawns);
+    sink.add(
+        feature::TRAPPED_ROOK,
+        s * trapped_rooks(board, color, mobility_area),
+    );
     attacked
+}
+
+/// `color`'s rooks on its first rank with at most three squares of mobility, between their
+/// king (on the first rank too) and the nearer corner, away from the centre: castling-side
+/// rooks shut in by an uncastled king.
+#[inline(always)]
+fn trapped_rooks(board: &Board, color: Color, mobility_area: Bitboard) -> i32 {
+    let first = Bitboard::from_rank(color.fold_wb(Rank::First, Rank::Eighth));
+    let ours = board.by_color(color);
+    let Some(king) = (board.kings() & ours & first).first() else {
+        return 0;
+    };
+    let king_file = king.file();
+    let mut trapped = 0;
+    for rook in board.rooks() & ours & first {
+        let toward_corner = if king_file < File::E {
+            rook.file() < king_file
+        } else {
+            rook.file() > king_file
+        };
+        if toward_corner
+            && (attacks::rook_attacks(rook, board.occupied()) & mobility_area).count() <= 3
+        {
+            trapped += 1;
+        }
+    }
+    trapped
 }
 
 /// King-danger units of a piece attacking the enemy king zone, knight..queen.
@@ -183,6 +249,85 @@ mod tests {
         let fen = "r3k3/pp6/8/8/8/8/PPPPPPP1/RN2K3 w - - 0 1";
         assert_eq!(coef(fen, feature::KNIGHT_PAWNS), 2);
         assert_eq!(coef(fen, feature::ROOK_PAWNS), 2 - (-3));
+    }
+
+    #[test]
+    fn queens_by_pawn_count() {
+        // White: queen, seven pawns (+2); Black: queen, two pawns (−3).
+        let fen = "3qk3/pp6/8/8/8/8/PPPPPPP1/3QK3 w - - 0 1";
+        assert_eq!(coef(fen, feature::QUEEN_PAWNS), 2 - (-3));
+    }
+
+    #[test]
+    fn own_pawns_on_the_bishops_colour() {
+        // Light-squared bishop f1; pawns e4 and d3 on light squares, d4 on a dark one.
+        let fen = "4k3/8/8/8/3PP3/3P4/8/4KB2 w - - 0 1";
+        assert_eq!(coef(fen, feature::BISHOP_PAWNS), 2);
+    }
+
+    #[test]
+    fn bishop_on_a_long_diagonal() {
+        assert_eq!(
+            coef(
+                "4k3/7p/8/8/8/8/1B6/4K3 w - - 0 1",
+                feature::BISHOP_LONG_DIAGONAL
+            ),
+            1
+        );
+        // A pawn on c3 blocks the diagonal; a knight on c3 would move away.
+        assert_eq!(
+            coef(
+                "4k3/7p/8/8/8/2P5/1B6/4K3 w - - 0 1",
+                feature::BISHOP_LONG_DIAGONAL
+            ),
+            0
+        );
+        assert_eq!(
+            coef(
+                "4k3/7p/8/8/8/2N5/1B6/4K3 w - - 0 1",
+                feature::BISHOP_LONG_DIAGONAL
+            ),
+            1
+        );
+    }
+
+    #[test]
+    fn rook_on_the_enemy_queens_file() {
+        assert_eq!(
+            coef(
+                "3qk3/7p/8/8/8/8/P7/3RK3 w - - 0 1",
+                feature::ROOK_QUEEN_FILE
+            ),
+            1
+        );
+        assert_eq!(
+            coef(
+                "3qk3/7p/8/8/8/8/P7/2R1K3 w - - 0 1",
+                feature::ROOK_QUEEN_FILE
+            ),
+            0
+        );
+    }
+
+    #[test]
+    fn rook_shut_in_by_its_king() {
+        // King f1, rook h1 with one free square (g1).
+        assert_eq!(
+            coef("4k3/7p/8/8/8/8/6PP/5K1R w - - 0 1", feature::TRAPPED_ROOK),
+            1
+        );
+        // Castled: the rook is on the centre side of the king.
+        assert_eq!(
+            coef("4k3/7p/8/8/8/8/6PP/5RK1 w - - 0 1", feature::TRAPPED_ROOK),
+            0
+        );
+    }
+
+    #[test]
+    fn enemy_pawns_on_the_bishops_diagonals() {
+        // Bishop c1: e3 and g5 on its diagonal, through the own pawn on d2.
+        let fen = "4k3/8/8/6p1/8/4p3/3P4/2B1K3 w - - 0 1";
+        assert_eq!(coef(fen, feature::BISHOP_XRAY_PAWNS), 2);
     }
 
     #[test]

@@ -1,5 +1,7 @@
 //! Threats: enemy pieces attacked by pawns, rooks and queens attacked by minor pieces, queens
-//! by rooks, pieces attacked but not defended, and pieces a safe pawn push would attack.
+//! by rooks, pieces attacked but not defended, pieces a safe pawn push would attack,
+//! undefended pawns attacked by pieces, undefended men attacked by the king, and squares both
+//! sides contest.
 
 use shakmaty::{Bitboard, Board, Color, Rank, attacks};
 
@@ -40,6 +42,7 @@ impl Attacks {
 /// (`THREAT_BY_MINOR`), queens attacked by a rook (`THREAT_BY_ROOK`), attacked by anything
 /// while defended by nothing (`HANGING`), and attacked after a safe pawn push
 /// (`PAWN_PUSH_THREAT`).
+#[inline(always)]
 pub(super) fn threats<S: Sink>(
     board: &Board,
     color: Color,
@@ -61,6 +64,35 @@ pub(super) fn threats<S: Sink>(
     let pushes = pawn_pushes(board, color) & !theirs.pawns & (ours.all | !theirs.all);
     let by_push = (pieces & pawn_attacks_of(pushes, color)).count() as i32;
     sink.add(feature::PAWN_PUSH_THREAT, s * by_push);
+    let undefended = enemy & !theirs.all;
+    let weak_pawns = undefended & board.pawns() & ours.pieces.all;
+    sink.add(feature::THREAT_ON_PAWN, s * weak_pawns.count() as i32);
+    let king_reach = board
+        .king_of(color)
+        .map_or(Bitboard::EMPTY, attacks::king_attacks);
+    let by_king = (undefended & !board.kings() & king_reach).count() as i32;
+    sink.add(feature::THREAT_BY_KING, s * by_king);
+    let restricted = (ours.all & theirs.all & !theirs.pawns).count() as i32;
+    sink.add(feature::RESTRICTED, s * restricted);
+    let own_pawns = board.pawns() & board.by_color(color);
+    let safe_pawns = own_pawns & (ours.all | !theirs.all);
+    let by_safe_pawn = (pieces & pawn_attacks_of(safe_pawns, color)).count() as i32;
+    sink.add(feature::THREAT_BY_SAFE_PAWN, s * by_safe_pawn);
+    let enemy_queens = enemy & board.queens();
+    if enemy_queens.count() == 1
+        && let Some(queen) = enemy_queens.first()
+    {
+        let safe = !board.by_color(color) & !theirs.pawns;
+        let by_knight = attacks::knight_attacks(queen) & ours.pieces.by_role[0] & safe;
+        sink.add(feature::KNIGHT_ON_QUEEN, s * by_knight.count() as i32);
+        let occupied = board.occupied();
+        let by_slider = (attacks::bishop_attacks(queen, occupied) & ours.pieces.by_role[1])
+            | (attacks::rook_attacks(queen, occupied) & ours.pieces.by_role[2]);
+        sink.add(
+            feature::SLIDER_ON_QUEEN,
+            s * (by_slider & safe).count() as i32,
+        );
+    }
 }
 
 /// The empty squares `color`'s pawns can push to: one step, or two from their second rank.
@@ -95,6 +127,68 @@ mod tests {
             coef("3qk3/8/8/8/3P4/8/8/3RK3 w - - 0 1", feature::THREAT_BY_ROOK),
             0
         );
+    }
+
+    #[test]
+    fn undefended_pawn_attacked_by_a_piece() {
+        assert_eq!(
+            coef("4k3/8/8/3p4/8/8/8/3RK3 w - - 0 1", feature::THREAT_ON_PAWN),
+            1
+        );
+        // Defended by the pawn on c6.
+        assert_eq!(
+            coef(
+                "4k3/8/2p5/3p4/8/8/8/3RK3 w - - 0 1",
+                feature::THREAT_ON_PAWN
+            ),
+            0
+        );
+    }
+
+    #[test]
+    fn undefended_man_attacked_by_the_king() {
+        let fen = "4k3/7p/8/4n3/4K3/8/P7/8 w - - 0 1";
+        assert_eq!(coef(fen, feature::THREAT_BY_KING), 1);
+        // The pawn on f6 defends the knight.
+        let defended = "4k3/7p/5p2/4n3/4K3/8/P7/8 w - - 0 1";
+        assert_eq!(coef(defended, feature::THREAT_BY_KING), 0);
+    }
+
+    #[test]
+    fn contested_squares_not_defended_by_pawns() {
+        // Both rooks attack d2..d7 (6 squares each); Black's pawn on e6 guards d5, which White
+        // then does not count: 5 − 6.
+        let fen = "3r3k/8/4p3/8/8/8/8/K2R4 w - - 0 1";
+        assert_eq!(coef(fen, feature::RESTRICTED), -1);
+    }
+
+    #[test]
+    fn threat_by_a_safe_pawn() {
+        assert_eq!(
+            coef(
+                "4k3/8/8/4n3/3P4/8/8/4K3 w - - 0 1",
+                feature::THREAT_BY_SAFE_PAWN
+            ),
+            1
+        );
+        // The pawn on c5 attacks d4, which nothing of White's defends.
+        assert_eq!(
+            coef(
+                "4k3/8/8/2p1n3/3P4/8/8/4K3 w - - 0 1",
+                feature::THREAT_BY_SAFE_PAWN
+            ),
+            0
+        );
+    }
+
+    #[test]
+    fn pieces_that_can_attack_the_queen() {
+        // The knight on b1 reaches c3, from where it attacks the queen on d5.
+        let knight = "4k3/7p/8/3q4/8/8/P7/1N2K3 w - - 0 1";
+        assert_eq!(coef(knight, feature::KNIGHT_ON_QUEEN), 1);
+        // The rook on a1 reaches a5 and d1, both on the queen's lines.
+        let rook = "4k3/7p/8/3q4/8/8/7P/R3K3 w - - 0 1";
+        assert_eq!(coef(rook, feature::SLIDER_ON_QUEEN), 2);
     }
 
     #[test]

@@ -131,12 +131,53 @@ pub const KNIGHT_PAWNS: FeatureId = SPACE + 1;
 /// Rooks by own pawns: each own rook counts the side's pawns less five (a rook gains as the
 /// files open).
 pub const ROOK_PAWNS: FeatureId = KNIGHT_PAWNS + 1;
+/// Queens by own pawns: each own queen counts the side's pawns less five.
+pub const QUEEN_PAWNS: FeatureId = ROOK_PAWNS + 1;
+/// Own pawns on the squares of a bishop's colour, counted for each own bishop (the bishop's
+/// own pawns get in its way and leave the other colour weak).
+pub const BISHOP_PAWNS: FeatureId = QUEEN_PAWNS + 1;
+/// Own bishops that see both centre squares of their colour along a long diagonal past the
+/// pawns (pieces do not block: they move away), counted.
+pub const BISHOP_LONG_DIAGONAL: FeatureId = BISHOP_PAWNS + 1;
+/// Own rooks on the file of an enemy queen, counted.
+pub const ROOK_QUEEN_FILE: FeatureId = BISHOP_LONG_DIAGONAL + 1;
+/// Enemy pawns that own knights, bishops, rooks or queens attack and that the enemy defends
+/// with nothing, counted.
+pub const THREAT_ON_PAWN: FeatureId = ROOK_QUEEN_FILE + 1;
+/// Enemy pawns and pieces that the own king attacks and the enemy defends with nothing,
+/// counted.
+pub const THREAT_BY_KING: FeatureId = THREAT_ON_PAWN + 1;
+/// Restricted squares: squares both sides attack that no enemy pawn defends, counted (the
+/// enemy's pieces cannot move there freely).
+pub const RESTRICTED: FeatureId = THREAT_BY_KING + 1;
+/// The own king on a flank without pawns of either side (flanks by the king's file: a..d for
+/// the a..c files, c..f for d and e, e..h for f..h), 1 or 0.
+pub const PAWNLESS_FLANK: FeatureId = RESTRICTED + 1;
+/// Enemy pieces attacked by own pawns that the enemy does not attack or that the side
+/// defends ("safe" pawns), counted (on top of `THREAT_BY_PAWN`).
+pub const THREAT_BY_SAFE_PAWN: FeatureId = PAWNLESS_FLANK + 1;
+/// Squares from which an own knight would attack the enemy's only queen, that the knight can
+/// reach now, hold no own piece and no enemy pawn defends, counted.
+pub const KNIGHT_ON_QUEEN: FeatureId = THREAT_BY_SAFE_PAWN + 1;
+/// The same for own bishops and rooks sliding to a square that attacks the enemy's only queen
+/// along their own kind of line.
+pub const SLIDER_ON_QUEEN: FeatureId = KNIGHT_ON_QUEEN + 1;
+/// Own rooks on the first rank with at most three squares of mobility, on the far side of
+/// their king (also on the first rank) from the centre, counted.
+pub const TRAPPED_ROOK: FeatureId = SLIDER_ON_QUEEN + 1;
+/// Enemy pawns on the diagonals of an own bishop (through every piece), counted per bishop.
+pub const BISHOP_XRAY_PAWNS: FeatureId = TRAPPED_ROOK + 1;
+/// Own isolated or backward pawns with no enemy pawn ahead on their file (open to rooks and
+/// queens), counted.
+pub const WEAK_UNOPPOSED_PAWN: FeatureId = BISHOP_XRAY_PAWNS + 1;
+/// Groups of adjacent files holding own pawns, counted.
+pub const PAWN_ISLANDS: FeatureId = WEAK_UNOPPOSED_PAWN + 1;
 /// Pawn shelter, per file of the three around the king (its file clamped to b..g, and the
 /// files either side): the closest own pawn ahead of the king on that file, by its distance in
 /// ranks (1..=6) or none (0), and by whether the file is the king's own. Index
 /// `SHELTER + 56 · king_file + 7 · file + distance` (files a..h = 0..7), named
 /// `shelter_<file>_<distance|none>` and `shelter_king_file_<file>_<distance|none>`.
-pub const SHELTER: FeatureId = ROOK_PAWNS + 1;
+pub const SHELTER: FeatureId = PAWN_ISLANDS + 1;
 /// Entries of [`SHELTER`]: 2 (king's file or not) × 8 files × 7 distances.
 pub const SHELTER_SIZE: usize = 2 * 8 * 7;
 /// Pawn storm, on the same three files: the closest enemy pawn ahead of the king on that file,
@@ -230,6 +271,21 @@ pub fn name(f: FeatureId) -> String {
         SPACE => "space".into(),
         KNIGHT_PAWNS => "knight_pawns".into(),
         ROOK_PAWNS => "rook_pawns".into(),
+        QUEEN_PAWNS => "queen_pawns".into(),
+        BISHOP_PAWNS => "bishop_pawns".into(),
+        BISHOP_LONG_DIAGONAL => "bishop_long_diagonal".into(),
+        ROOK_QUEEN_FILE => "rook_queen_file".into(),
+        THREAT_ON_PAWN => "threat_on_pawn".into(),
+        THREAT_BY_KING => "threat_by_king".into(),
+        RESTRICTED => "restricted".into(),
+        PAWNLESS_FLANK => "pawnless_flank".into(),
+        THREAT_BY_SAFE_PAWN => "threat_by_safe_pawn".into(),
+        KNIGHT_ON_QUEEN => "knight_on_queen".into(),
+        SLIDER_ON_QUEEN => "slider_on_queen".into(),
+        TRAPPED_ROOK => "trapped_rook".into(),
+        BISHOP_XRAY_PAWNS => "bishop_xray_pawns".into(),
+        WEAK_UNOPPOSED_PAWN => "weak_unopposed_pawn".into(),
+        PAWN_ISLANDS => "pawn_islands".into(),
         _ if f < STORM => shelter_name(f - SHELTER),
         _ if f < TAPERED_FEATURES => storm_name(f - STORM),
         KING_DISTANCE => "king_distance_factor".into(),
