@@ -768,6 +768,18 @@ impl Worker<'_> {
             if quiet && move_score < history_floor && index > 0 && best_score > -MATE_BOUND {
                 continue;
             }
+            // Decided before the move is made (gives_check answers as the child's is_check
+            // would), so that a pruned move costs no copy of the position. Tried before SEE
+            // pruning, which costs more (the prunings only test: their order changes nothing).
+            if futile
+                && quiet
+                && best_score > -MATE_BOUND
+                && !check_info
+                    .get_or_insert_with(|| CheckInfo::new(pos))
+                    .gives_check(pos, m)
+            {
+                continue;
+            }
             if see_prunes && index > 0 && best_score > -MATE_BOUND {
                 let threshold = if quiet {
                     Some(-self.knobs.main_see_quiet_margin * depth)
@@ -779,17 +791,6 @@ impl Worker<'_> {
                 if threshold.is_some_and(|t| !see_at_least(pos, m, t)) {
                     continue;
                 }
-            }
-            // Decided before the move is made (gives_check answers as the child's is_check
-            // would), so that a pruned move costs no copy of the position.
-            if futile
-                && quiet
-                && best_score > -MATE_BOUND
-                && !check_info
-                    .get_or_insert_with(|| CheckInfo::new(pos))
-                    .gives_check(pos, m)
-            {
-                continue;
             }
             let (child, child_key, child_in_check) = self.play_child(pos, key, m, ply);
             if !ordered && self.knobs.check_extension && child_in_check {
