@@ -5,24 +5,22 @@ use shakmaty::{Board, Color, Move, Role, Square};
 
 use super::material::relative;
 use super::sign;
-use super::sink::Weights;
+use super::sink::{Packed, Weights};
 use crate::params::feature;
 
-/// Middlegame and endgame sums (White's view) of the material and piece-square features.
+/// Middlegame and endgame sums (White's view) of the material and piece-square features, packed
+/// as the evaluation adds them (one addition for both).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct PieceSquares {
-    pub mg: i32,
-    pub eg: i32,
-}
+pub struct PieceSquares(pub(super) Packed);
 
 /// `[color][role - 1][square]`: the `[mg, eg]` weight one piece there adds (signed for Black),
 /// material and piece-square entry together, as [`super::material`] reports them.
 #[derive(Clone, Debug)]
-pub(super) struct PieceSquareTable([[[[i32; 2]; 64]; 6]; 2]);
+pub(super) struct PieceSquareTable([[[Packed; 64]; 6]; 2]);
 
 impl PieceSquareTable {
     pub(super) fn new(weights: &Weights) -> Box<Self> {
-        let mut table = Box::new(PieceSquareTable([[[[0; 2]; 64]; 6]; 2]));
+        let mut table = Box::new(PieceSquareTable([[[Packed::default(); 64]; 6]; 2]));
         for color in Color::ALL {
             let s = sign(color);
             for role in Role::ALL {
@@ -35,7 +33,7 @@ impl PieceSquareTable {
                         weights[feature::MATERIAL + r]
                     };
                     table.0[color as usize][r][usize::from(square)] =
-                        [s * (pst[0] + material[0]), s * (pst[1] + material[1])];
+                        Packed::new(s * (pst[0] + material[0]), s * (pst[1] + material[1]));
                 }
             }
         }
@@ -43,30 +41,25 @@ impl PieceSquareTable {
     }
 
     #[inline(always)]
-    fn get(&self, color: Color, role: Role, square: Square) -> [i32; 2] {
+    fn get(&self, color: Color, role: Role, square: Square) -> Packed {
         self.0[color as usize][role as usize - 1][usize::from(square)]
     }
 
     /// The sums of every piece on `board`.
     pub(super) fn of(&self, board: &Board) -> PieceSquares {
-        let mut sums = PieceSquares::default();
+        let mut sums = Packed::default();
         for (square, piece) in board {
-            let [mg, eg] = self.get(piece.color, piece.role, square);
-            sums.mg += mg;
-            sums.eg += eg;
+            sums = sums.plus(self.get(piece.color, piece.role, square));
         }
-        sums
+        PieceSquares(sums)
     }
 
     /// The sums after `us` plays the legal move `m`.
     #[inline]
     pub(super) fn after(&self, us: Color, sums: PieceSquares, m: Move) -> PieceSquares {
-        let mut delta = [0i32; 2];
-        let mut add = |w: [i32; 2]| {
-            delta[0] += w[0];
-            delta[1] += w[1];
-        };
-        let mut sub = |w: [i32; 2]| add([-w[0], -w[1]]);
+        let mut delta = Packed::default();
+        let mut add = |w: Packed| delta = delta.plus(w);
+        let mut sub = |w: Packed| add(w.negated());
         match m {
             Move::Normal {
                 role,
@@ -99,10 +92,7 @@ impl PieceSquareTable {
             }
             Move::Put { role, to } => add(self.get(us, role, to)),
         }
-        PieceSquares {
-            mg: sums.mg + delta[0],
-            eg: sums.eg + delta[1],
-        }
+        PieceSquares(sums.0.plus(delta))
     }
 }
 

@@ -249,7 +249,7 @@ impl Evaluator {
         }
         let sink = WeightSink::<false> {
             weights: &self.weights,
-            sums: Packed::new(sums.mg, sums.eg),
+            sums: sums.0,
             pawns,
         };
         self.finish(pos, sink)

@@ -51,12 +51,42 @@ impl Default for Slot {
 /// it when the weights change).
 pub struct PawnCache {
     slots: Box<[Slot]>,
+    /// The king terms by pawn placement, side and king square: a pawn slot keeps them for
+    /// one square of each king, and the kings move back and forth in a search tree.
+    kings: Box<[KingSlot]>,
 }
 
 impl Default for PawnCache {
     fn default() -> Self {
         PawnCache {
             slots: vec![Slot::default(); SLOTS].into_boxed_slice(),
+            kings: vec![KingSlot::default(); KING_SLOTS].into_boxed_slice(),
+        }
+    }
+}
+
+/// Slots (a power of two) of [`KingSlot`]s: 64 KiB.
+const KING_SLOTS: usize = 1 << 11;
+
+/// One side's king terms for one pawn placement and king square.
+#[derive(Clone, Copy)]
+#[repr(C, align(32))]
+struct KingSlot {
+    white: Bitboard,
+    black: Bitboard,
+    sums: Packed,
+    /// The king's square (0..64, or 64 for no king) plus 65 for Black, or
+    /// [`NO_KING_TERMS`].
+    tag: u8,
+}
+
+impl Default for KingSlot {
+    fn default() -> Self {
+        KingSlot {
+            white: Bitboard::EMPTY,
+            black: Bitboard::EMPTY,
+            sums: Packed::default(),
+            tag: NO_KING_TERMS,
         }
     }
 }
@@ -71,14 +101,34 @@ fn summing(weights: &PackedWeights) -> WeightSink<'_, true> {
     }
 }
 
-/// Brings `slot`'s king terms for `color` up to date with its king on `board`.
+/// Brings `slot`'s king terms for `color` up to date with its king on `board`, from `kings`
+/// when it holds them (`mixed`: the hash of the pawns).
 #[inline(always)]
-fn king_entry(slot: &mut Slot, board: &Board, color: Color, weights: &PackedWeights) {
+fn king_entry(
+    slot: &mut Slot,
+    kings: &mut [KingSlot],
+    mixed: u64,
+    board: &Board,
+    color: Color,
+    weights: &PackedWeights,
+) {
     let king = board.king_of(color).map_or(64, u8::from);
     if slot.kings[color as usize] != king {
-        let mut sink = summing(weights);
-        super::king_terms(board, color, &mut sink);
-        slot.king_sums[color as usize] = sink.sums;
+        let tag = king + 65 * color as u8;
+        let hash = (mixed ^ u64::from(tag).wrapping_mul(0xff51_afd7_ed55_8ccd))
+            .wrapping_mul(0xc4ce_b9fe_1a85_ec53);
+        let entry = &mut kings[(hash >> (64 - KING_SLOTS.trailing_zeros())) as usize];
+        if entry.tag != tag || entry.white != slot.white || entry.black != slot.black {
+            let mut sink = summing(weights);
+            super::king_terms(board, color, &mut sink);
+            *entry = KingSlot {
+                white: slot.white,
+                black: slot.black,
+                sums: sink.sums,
+                tag,
+            };
+        }
+        slot.king_sums[color as usize] = entry.sums;
         slot.kings[color as usize] = king;
     }
 }
@@ -87,6 +137,7 @@ impl PawnCache {
     /// Forgets every entry.
     pub fn clear(&mut self) {
         self.slots.fill(Slot::default());
+        self.kings.fill(KingSlot::default());
     }
 
     /// The sums of [`super::pawns_and_king_terms`] and the passed pawns of `board`, computed
@@ -110,8 +161,9 @@ impl PawnCache {
             };
         }
         // One inlined call per colour, with the colour known.
-        king_entry(slot, board, Color::White, weights);
-        king_entry(slot, board, Color::Black, weights);
+        let kings = &mut self.kings;
+        king_entry(slot, kings, mixed, board, Color::White, weights);
+        king_entry(slot, kings, mixed, board, Color::Black, weights);
         PawnEntry {
             sums: slot
                 .pawn_sums

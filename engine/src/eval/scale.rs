@@ -74,8 +74,20 @@ fn same_colour(a: Square, b: Square) -> bool {
 }
 
 /// The class of `board` if `strong` is the side ahead in the endgame sum.
-#[inline]
+#[inline(always)]
 pub fn classify(board: &Board, strong: Color) -> ScaleClass {
+    // The common case inline: the side ahead has pawns and two or more pieces.
+    let ours = board.by_color(strong);
+    let our_pieces = ours & !board.pawns() & !board.kings();
+    if (ours & board.pawns()).any() && our_pieces.more_than_one() {
+        return ScaleClass::Normal;
+    }
+    classify_drawish(board, strong)
+}
+
+/// [`classify`] when the side ahead lacks pawns or has at most one piece.
+#[inline(never)]
+fn classify_drawish(board: &Board, strong: Color) -> ScaleClass {
     let pawns = board.pawns();
     let kings = board.kings();
     let ours = board.by_color(strong);
@@ -83,10 +95,6 @@ pub fn classify(board: &Board, strong: Color) -> ScaleClass {
     let our_pieces = ours & !pawns & !kings;
     let their_pieces = theirs & !pawns & !kings;
     let our_pawns = ours & pawns;
-    // The common case first: the side ahead has pawns and two or more pieces.
-    if our_pawns.any() && our_pieces.more_than_one() {
-        return ScaleClass::Normal;
-    }
     if our_pawns.is_empty() {
         // A bare king against a bare king with no pawns is a dead draw, and K+pieces vs K is
         // the mating terms' business (both are decided before the terms are summed).

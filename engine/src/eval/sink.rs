@@ -66,6 +66,12 @@ impl Packed {
         Packed(self.0 + other.0)
     }
 
+    /// `-self`, both halves.
+    #[inline(always)]
+    pub(crate) fn negated(self) -> Packed {
+        Packed(-self.0)
+    }
+
     /// `self + coef · w`.
     #[inline(always)]
     fn add_scaled(self, w: Packed, coef: i32) -> Packed {

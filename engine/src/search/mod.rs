@@ -120,6 +120,8 @@ pub struct Searcher {
     pv: Vec<MoveList>,
     /// Move-ordering scores of the node at each ply of the current path.
     scores: Vec<[i32; worker::MAX_MOVES]>,
+    /// The nodes of the current path whose moves are generated in stages.
+    deferred: Vec<worker::Deferred>,
 }
 
 impl Searcher {
@@ -140,6 +142,7 @@ impl Searcher {
             piece_squares: vec![PieceSquares::default(); MAX_PLY + 2],
             pv: vec![MoveList::new(); MAX_PLY + 2],
             scores: vec![[0; worker::MAX_MOVES]; MAX_PLY + 2],
+            deferred: vec![worker::Deferred::default(); MAX_PLY + 2],
         }
     }
 
@@ -194,6 +197,8 @@ impl Searcher {
             piece_squares: &mut self.piece_squares,
             pv: &mut self.pv,
             scores: &mut self.scores,
+            deferred: &mut self.deferred,
+            pending: 0,
             stop,
             root_moves,
             time,

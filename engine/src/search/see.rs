@@ -49,6 +49,27 @@ pub(crate) fn see(pos: &Chess, m: Move) -> i32 {
 /// after their captures were below it), one at least `threshold` after one of theirs
 /// answers yes, and the last balance answers otherwise.
 pub(crate) fn see_at_least(pos: &Chess, m: Move, threshold: i32) -> bool {
+    // Decided by the first two balances alone, without the attackers: `see` lies between
+    // `b(1)` (the opponent retakes; no promotion off the back ranks) and `b(0)`.
+    if let Move::Normal {
+        role,
+        capture,
+        to,
+        promotion,
+        ..
+    } = m
+        && !matches!(to.rank(), Rank::First | Rank::Eighth)
+    {
+        // Off the back ranks `m` promotes nothing either.
+        debug_assert!(promotion.is_none());
+        let first_gain = capture.map_or(0, value);
+        if first_gain < threshold {
+            return false;
+        }
+        if first_gain - value(role) >= threshold {
+            return true;
+        }
+    }
     let mut answer = false;
     exchange(pos, m, |d, gain| {
         let ours = d % 2 == 0;
@@ -107,7 +128,15 @@ fn exchange(pos: &Chess, m: Move, mut visit: impl FnMut(usize, i32) -> ControlFl
     let mut on_square = m.promotion().unwrap_or(m.role());
     let mut last_gain = first_gain;
     let mut depth = 0;
-    while let Some((sq, role)) = least_valuable(board, attackers & board.by_color(side)) {
+    loop {
+        let ours = attackers & board.by_color(side);
+        // Most exchanges end here, for want of an attacker: no need to try every role.
+        if ours.is_empty() {
+            break;
+        }
+        let Some((sq, role)) = least_valuable(board, ours) else {
+            break;
+        };
         // A king may only capture when the square is no longer defended.
         if role == Role::King
             && (board.attacks_to(to, !side, occupied ^ Bitboard::from_square(sq))

@@ -32,6 +32,37 @@ use crate::eval::{Evaluator, PawnCache, PieceSquares};
 /// Room for the scores of one node's moves (shakmaty's `MoveList` capacity).
 pub(crate) const MAX_MOVES: usize = 270;
 
+/// A node searching a first move found without generating the others, kept so that they
+/// can be scored while the histories are as they were before that search.
+#[derive(Clone)]
+pub(crate) struct Deferred {
+    pos: Chess,
+    tt_move: PackedMove,
+    first: (Move, i32),
+    /// Once scored: every legal move, the first at the front, as
+    /// [`Worker::order_after_first`] would have left them (their scores in `scores[ply]`).
+    moves: MoveList,
+    scored: bool,
+}
+
+impl Default for Deferred {
+    fn default() -> Self {
+        Deferred {
+            pos: Chess::default(),
+            tt_move: PackedMove::NONE,
+            first: (
+                Move::Put {
+                    role: Role::Pawn,
+                    to: Square::A1,
+                },
+                0,
+            ),
+            moves: MoveList::new(),
+            scored: false,
+        }
+    }
+}
+
 /// The state of one running search, borrowing the searcher's tables.
 pub(crate) struct Worker<'a> {
     pub knobs: &'a Knobs,
@@ -50,6 +81,11 @@ pub(crate) struct Worker<'a> {
     /// `scores[ply]`: the ordering scores of the moves of the node at `ply` (one buffer per
     /// ply, so that no node clears a fresh array of `MAX_MOVES` scores).
     pub scores: &'a mut [[i32; MAX_MOVES]],
+    /// `deferred[ply]`: the node at `ply` while it searches a first move found without
+    /// generating the others ([`Worker::first_move`]).
+    pub deferred: &'a mut [Deferred],
+    /// Bit `ply` set while `deferred[ply]` waits for its other moves to be scored.
+    pub pending: u128,
     pub stop: &'a AtomicBool,
     /// The root moves to search (`go searchmoves`); empty means all.
     pub root_moves: &'a [Move],
@@ -221,6 +257,8 @@ impl Worker<'_> {
     /// Generates and scores every legal move of `pos` (not in check) into `moves` after
     /// [`Worker::first_move`] found `first`, and picks again the first, so that the list is
     /// as it would have been had it been generated whole from the start.
+    /// Those moves may have been scored already, into `deferred[ply]`, before the search of
+    /// the first move changed the histories ([`Worker::score_deferred`]).
     #[inline(never)]
     fn order_after_first(
         &mut self,
@@ -230,11 +268,60 @@ impl Worker<'_> {
         ply: usize,
         first: Option<(Move, i32)>,
     ) {
+        self.pending &= !(1 << ply);
         moves.clear();
+        let deferred = &self.deferred[ply];
+        if deferred.scored {
+            // Scores in `scores[ply]`, in the order of this list.
+            let _ = moves.try_extend_from_slice(&deferred.moves);
+            return;
+        }
         legal_moves_not_in_check(pos, moves);
         self.order(pos, moves, tt_move, ply);
         let again = pick(pos, moves, &mut self.scores[ply], 0);
         debug_assert_eq!(Some(again), first, "{pos:?}");
+    }
+
+    /// Marks the node at `ply` (`pos`, not in check, table move `tt_move`) as searching
+    /// `first` before its other moves are generated.
+    #[inline]
+    fn defer(&mut self, pos: &Chess, tt_move: PackedMove, ply: usize, first: (Move, i32)) {
+        let deferred = &mut self.deferred[ply];
+        deferred.pos.clone_from(pos);
+        deferred.tt_move = tt_move;
+        deferred.first = first;
+        deferred.scored = false;
+        self.pending |= 1 << ply;
+    }
+
+    /// Scores the moves of every node waiting for it ([`Worker::defer`]) while the
+    /// histories they are scored by are still as they were when it started searching its
+    /// first move: called before any change to them.
+    #[inline]
+    fn score_deferred(&mut self) {
+        if self.pending != 0 {
+            self.score_deferred_now();
+        }
+    }
+
+    #[inline(never)]
+    #[cold]
+    fn score_deferred_now(&mut self) {
+        while self.pending != 0 {
+            let ply = self.pending.trailing_zeros() as usize;
+            self.pending &= self.pending - 1;
+            let deferred = &mut self.deferred[ply];
+            let (pos, moves) = (&deferred.pos, &mut deferred.moves);
+            moves.clear();
+            legal_moves_not_in_check(pos, moves);
+            let scores = &mut self.scores[ply];
+            self.heuristics
+                .score_moves(self.knobs, pos, moves, scores, deferred.tt_move, ply);
+            pad_scores(scores, moves.len());
+            let again = pick(pos, moves, scores, 0);
+            debug_assert_eq!(again, deferred.first, "{pos:?}");
+            deferred.scored = true;
+        }
     }
 
     /// The ProbCut tries of [`Worker::node`]: each capture or promotion of `pos` (not in
@@ -319,6 +406,7 @@ impl Worker<'_> {
             && !m.is_capture()
             && !m.is_promotion()
         {
+            self.score_deferred();
             self.heuristics
                 .reward(self.knobs, pos.turn(), ply, depth, m, &[]);
         }
@@ -398,6 +486,8 @@ impl Worker<'_> {
         if !self.enter_node(ply) {
             return 0;
         }
+        // Every node clears its own mark when done with its first move.
+        debug_assert_eq!(self.pending >> ply, 0, "{pos:?}");
         let root = ply == 0;
         if !root {
             if is_insufficient_material(pos) || self.keys.is_repetition(ply, pos.halfmoves()) {
@@ -613,21 +703,22 @@ impl Worker<'_> {
 
         // Filled in place: a move list is 2 KiB, and moving one is a copy.
         let mut moves = MoveList::new();
-        // Staged generation at depth 1, where the first move cuts off most often: that move
-        // (the table move, else the best capture not losing material, else a killer) is found
-        // without the quiet moves, which are generated only if it does not cut off. Only at
-        // depth 1, because the quiet moves must be scored by the histories as they stand
-        // before the first move is searched, and a depth-0 child (quiescence) changes none.
-        let first = if depth == 1 && !root && !in_check && excluded.is_none() {
+        // Staged generation, for the first move cuts off often: that move (the table move,
+        // else the best capture not losing material, else a killer) is found without the
+        // quiet moves, which are generated only if it does not cut off. They must be scored
+        // by the histories as they stand before the first move is searched: should its
+        // search be about to change them, they are scored then ([`Worker::score_deferred`]).
+        let first = if !root && !in_check && excluded.is_none() {
             self.first_move(pos, tt_move, ply, &mut moves)
         } else {
             None
         };
-        if first.is_some() {
+        if let Some(first) = first {
             // There is a legal move, so neither mate nor stalemate.
             if is_fifty_move_draw(pos.halfmoves()) {
                 return DRAW;
             }
+            self.defer(pos, tt_move, ply, first);
         } else {
             moves.clear();
             if in_check {
@@ -768,6 +859,18 @@ impl Worker<'_> {
             if quiet && move_score < history_floor && index > 0 && best_score > -MATE_BOUND {
                 continue;
             }
+            // Decided before the move is made (gives_check answers as the child's is_check
+            // would), so that a pruned move costs no copy of the position. Tried before SEE
+            // pruning, which costs more (the prunings only test: their order changes nothing).
+            if futile
+                && quiet
+                && best_score > -MATE_BOUND
+                && !check_info
+                    .get_or_insert_with(|| CheckInfo::new(pos))
+                    .gives_check(pos, m)
+            {
+                continue;
+            }
             if see_prunes && index > 0 && best_score > -MATE_BOUND {
                 let threshold = if quiet {
                     Some(-self.knobs.main_see_quiet_margin * depth)
@@ -780,24 +883,7 @@ impl Worker<'_> {
                     continue;
                 }
             }
-            // Decided before the move is made (gives_check answers as the child's is_check
-            // would), so that a pruned move costs no copy of the position.
-            if futile
-                && quiet
-                && best_score > -MATE_BOUND
-                && !check_info
-                    .get_or_insert_with(|| CheckInfo::new(pos))
-                    .gives_check(pos, m)
-            {
-                continue;
-            }
             let (child, child_key, child_in_check) = self.play_child(pos, key, m, ply);
-            if !ordered && self.knobs.check_extension && child_in_check {
-                // Extended, the child is a full node whose cut-offs may change the histories.
-                // (The scores read the moves played above this ply, not the one just made.)
-                self.order_after_first(pos, &mut moves, tt_move, ply, first);
-                ordered = true;
-            }
             let new_depth = if singular && move_score == TT_MOVE {
                 depth
             } else {
@@ -805,7 +891,7 @@ impl Worker<'_> {
             };
 
             let score = if index == 0 {
-                -self.search(
+                let score = -self.search(
                     &child,
                     child_in_check,
                     child_key,
@@ -816,7 +902,10 @@ impl Worker<'_> {
                     pv_node,
                     true,
                     !pv_node && !cut_node,
-                )
+                );
+                // From here on only this node's own cut-off changes the histories.
+                self.pending &= !(1 << ply);
+                score
             } else {
                 let mut reduction = 0;
                 let bad_capture =
@@ -899,6 +988,7 @@ impl Worker<'_> {
                     }
                     if score >= beta {
                         if quiet {
+                            self.score_deferred();
                             // The moves tried before this one sit at the front of the list.
                             self.heuristics.reward(
                                 self.knobs,
