@@ -122,12 +122,18 @@ pub(super) fn piece_activity<S: Sink>(
         own_pawns_like(bishops & Bitboard::LIGHT_SQUARES, Bitboard::LIGHT_SQUARES)
             + own_pawns_like(bishops & Bitboard::DARK_SQUARES, Bitboard::DARK_SQUARES);
     sink.add(feature::BISHOP_PAWNS, s * pawns_on_colour);
-    let long_diagonal = bishops
-        .into_iter()
-        .filter(|&sq| {
-            (attacks::bishop_attacks(sq, board.pawns()) & Bitboard::CENTER).more_than_one()
-        })
-        .count() as i32;
+    // One walk over the bishops for both diagonal terms. Only a bishop on a long diagonal
+    // can see two centre squares.
+    let enemy_pawns = board.pawns() & !ours;
+    let (mut long_diagonal, mut xray_pawns) = (0, 0);
+    for sq in bishops {
+        if LONG_DIAGONALS.contains(sq)
+            && (attacks::bishop_attacks(sq, board.pawns()) & Bitboard::CENTER).more_than_one()
+        {
+            long_diagonal += 1;
+        }
+        xray_pawns += (attacks::bishop_attacks(sq, Bitboard::EMPTY) & enemy_pawns).count() as i32;
+    }
     sink.add(feature::BISHOP_LONG_DIAGONAL, s * long_diagonal);
     let enemy_queen_files = (board.queens() & !ours)
         .into_iter()
@@ -138,12 +144,6 @@ pub(super) fn piece_activity<S: Sink>(
         feature::ROOK_QUEEN_FILE,
         s * count(board.rooks() & enemy_queen_files),
     );
-    let xray_pawns: i32 = bishops
-        .into_iter()
-        .map(|sq| {
-            (attacks::bishop_attacks(sq, Bitboard::EMPTY) & board.pawns() & !ours).count() as i32
-        })
-        .sum();
     sink.add(feature::BISHOP_XRAY_PAWNS, s * xray_pawns);
     sink.add(
         feature::TRAPPED_ROOK,
@@ -151,6 +151,9 @@ pub(super) fn piece_activity<S: Sink>(
     );
     attacked
 }
+
+/// The a1–h8 and h1–a8 diagonals.
+const LONG_DIAGONALS: Bitboard = Bitboard(0x8040_2010_0804_0201 | 0x0102_0408_1020_4080);
 
 /// `color`'s rooks on its first rank with at most three squares of mobility, between their
 /// king (on the first rank too) and the nearer corner, away from the centre: castling-side
