@@ -1,6 +1,6 @@
-//! King activity in the endgame: a central king, and a king near the pawns (its own to
-//! escort them, the enemy's to win or stop them); a king on a flank without pawns. Hand-set weights on the endgame side only,
-//! so the phase blend brings them in as pieces come off.
+//! King activity: a central king and a king near the pawns (its own to escort them, the
+//! enemy's to win or stop them), which matter in the endgame, and a king on a flank without
+//! pawns. All fitted by the tuner, middlegame and endgame weights alike.
 
 use shakmaty::{Bitboard, Board, Color, Square};
 

@@ -115,12 +115,8 @@ pub(super) fn piece_activity<S: Sink>(
         feature::QUEEN_PAWNS,
         s * count(board.queens()) * pawn_excess,
     );
-    let own_pawns_like = |bishops: Bitboard, colour: Bitboard| {
-        bishops.count() as i32 * (own_pawns & colour).count() as i32
-    };
-    let pawns_on_colour =
-        own_pawns_like(bishops & Bitboard::LIGHT_SQUARES, Bitboard::LIGHT_SQUARES)
-            + own_pawns_like(bishops & Bitboard::DARK_SQUARES, Bitboard::DARK_SQUARES);
+    let pawns_on_colour = on_light * (own_pawns & Bitboard::LIGHT_SQUARES).count() as i32
+        + on_dark * (own_pawns & Bitboard::DARK_SQUARES).count() as i32;
     sink.add(feature::BISHOP_PAWNS, s * pawns_on_colour);
     // One walk over the bishops for both diagonal terms. Only a bishop on a long diagonal
     // can see two centre squares.

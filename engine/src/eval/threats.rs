@@ -14,6 +14,8 @@ use crate::params::feature;
 #[derive(Clone, Copy, Debug, Default)]
 pub(super) struct Attacks {
     pub pawns: Bitboard,
+    /// By the king.
+    pub king: Bitboard,
     /// By pawns, pieces and the king.
     pub all: Bitboard,
     /// What the knights, bishops, rooks and queens attack, and their king-danger units.
@@ -31,6 +33,7 @@ impl Attacks {
             .map_or(Bitboard::EMPTY, attacks::king_attacks);
         Attacks {
             pawns,
+            king,
             all: pawns | pieces.all | king,
             pieces,
         }
@@ -67,10 +70,7 @@ pub(super) fn threats<S: Sink>(
     let undefended = enemy & !theirs.all;
     let weak_pawns = undefended & board.pawns() & ours.pieces.all;
     sink.add(feature::THREAT_ON_PAWN, s * weak_pawns.count() as i32);
-    let king_reach = board
-        .king_of(color)
-        .map_or(Bitboard::EMPTY, attacks::king_attacks);
-    let by_king = (undefended & !board.kings() & king_reach).count() as i32;
+    let by_king = (undefended & !board.kings() & ours.king).count() as i32;
     sink.add(feature::THREAT_BY_KING, s * by_king);
     let restricted = (ours.all & theirs.all & !theirs.pawns).count() as i32;
     sink.add(feature::RESTRICTED, s * restricted);
