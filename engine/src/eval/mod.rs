@@ -21,7 +21,8 @@
 //! `outposts` (knight and bishop outposts, rooks and queens on the seventh), `king_danger`
 //! (attack units on the enemy king from zone attackers and safe checks, weak squares next to
 //! it), `mating`
-//! (K+piece vs K, dead draws). The side to move gets the tempo feature (+1 if White is to
+//! (K+piece vs K, dead draws), `imbalance` (products of piece counts: own pairs and pairs
+//! against the enemy's). The side to move gets the tempo feature (+1 if White is to
 //! move, −1 if Black).
 //!
 //! The endgame sum is then scaled down in drawish material (`scale`: opposite-coloured
@@ -32,6 +33,7 @@
 //! Pawnless positions where neither side can force mate (KK, KNK, KBK, KNNK, KBKB, ...) report
 //! no features and evaluate to 0.
 
+pub(crate) mod imbalance;
 mod incremental;
 mod king;
 mod king_activity;
@@ -109,6 +111,7 @@ pub fn extract<S: Sink>(pos: &Chess, sink: &mut S) {
     attacks[black] = side_activity(board, Color::Black, &pawn_attacks, sink);
     side_threats(pos, Color::White, &attacks, passed[white], sink);
     side_threats(pos, Color::Black, &attacks, passed[black], sink);
+    imbalance::imbalance(board, sink);
     sink.add(params::feature::TEMPO, sign(pos.turn()));
 }
 

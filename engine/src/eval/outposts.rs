@@ -1,8 +1,8 @@
 //! Outposts and the seventh rank: knights and bishops on squares no enemy pawn can ever
-//! attack, backed by an own pawn; rooks and queens on the seventh rank when that rank holds
+//! attack, backed by an own pawn, and knights one move from such a square; rooks and queens on the seventh rank when that rank holds
 //! enemy pawns or cuts off the enemy king on the eighth.
 
-use shakmaty::{Bitboard, Board, Color, Rank};
+use shakmaty::{Bitboard, Board, Color, Rank, attacks};
 
 use super::threats::Attacks;
 use super::{Sink, sign};
@@ -61,8 +61,15 @@ pub(super) fn outposts<S: Sink>(
     let s = sign(color);
     let own = board.by_color(color);
     let enemy_pawns = board.pawns() & board.by_color(!color);
-    let outposts = outpost_squares(color, ours.pawns, theirs.pawns) & own;
+    let all_outposts = outpost_squares(color, ours.pawns, theirs.pawns);
+    let outposts = all_outposts & own;
     let knights = (outposts & board.knights()).count() as i32;
+    let targets = all_outposts & !own;
+    let reaching = (board.knights() & own & !outposts)
+        .into_iter()
+        .filter(|&sq| (attacks::knight_attacks(sq) & targets).any())
+        .count() as i32;
+    sink.add(feature::REACHABLE_OUTPOST, s * reaching);
     let bishops = (outposts & board.bishops()).count() as i32;
     let seventh = relative_rank(color, 6);
     let (mut rooks, mut queens) = (0, 0);
@@ -143,5 +150,22 @@ mod tests {
             with_outposts > 5_000,
             "only {with_outposts} placements had outposts"
         );
+    }
+
+    #[test]
+    fn knights_one_move_from_an_outpost() {
+        use crate::params::feature;
+        use crate::testing::coefficient as coef;
+        // d5 and f5 are outposts (defended by e4, no black pawn on the files beside them);
+        // the knight on c3 reaches d5.
+        let fen = "4k3/7p/8/8/4P3/2N5/8/4K3 w - - 0 1";
+        assert_eq!(coef(fen, feature::REACHABLE_OUTPOST), 1);
+        // On d5 itself it is on the outpost, not one move from it.
+        let on = "4k3/7p/8/3N4/4P3/8/8/4K3 w - - 0 1";
+        assert_eq!(coef(on, feature::REACHABLE_OUTPOST), 0);
+        assert_eq!(coef(on, feature::KNIGHT_OUTPOST), 1);
+        // A black pawn on c7 can still drive a knight from d5; f5 is out of its reach.
+        let driven = "4k3/2p4p/8/8/4P3/2N5/8/4K3 w - - 0 1";
+        assert_eq!(coef(driven, feature::REACHABLE_OUTPOST), 0);
     }
 }

@@ -1,7 +1,7 @@
 //! Threats: enemy pieces attacked by pawns, rooks and queens attacked by minor pieces, queens
 //! by rooks, pieces attacked but not defended, pieces a safe pawn push would attack,
-//! undefended pawns attacked by pieces, undefended men attacked by the king, and squares both
-//! sides contest.
+//! undefended pawns attacked by pieces, undefended men attacked by the king, squares both
+//! sides contest, and pieces only the queen defends.
 
 use shakmaty::{Bitboard, Board, Color, Rank, attacks};
 
@@ -78,6 +78,12 @@ pub(super) fn threats<S: Sink>(
     let safe_pawns = own_pawns & (ours.all | !theirs.all);
     let by_safe_pawn = (pieces & pawn_attacks_of(safe_pawns, color)).count() as i32;
     sink.add(feature::THREAT_BY_SAFE_PAWN, s * by_safe_pawn);
+    let [knights, bishops, rooks, queens] = theirs.pieces.by_role;
+    let defended_but_by_queen = theirs.pawns | theirs.king | knights | bishops | rooks;
+    let only_queen_defends = queens & !defended_but_by_queen;
+    let minors_and_rooks = pieces & !board.queens();
+    let weak_queen_protection = (minors_and_rooks & ours.all & only_queen_defends).count() as i32;
+    sink.add(feature::WEAK_QUEEN_PROTECTION, s * weak_queen_protection);
     let enemy_queens = enemy & board.queens();
     if enemy_queens.count() == 1
         && let Some(queen) = enemy_queens.first()
@@ -200,5 +206,15 @@ mod tests {
         // A black pawn on f5 attacks e4: the push is not safe.
         let guarded = "4k3/8/2p5/3n1p2/8/8/4P3/4K3 w - - 0 1";
         assert_eq!(coef(guarded, feature::PAWN_PUSH_THREAT), 0);
+    }
+
+    #[test]
+    fn pieces_only_the_queen_defends() {
+        // The rook on d1 attacks the knight on d5, which only the queen on d8 defends.
+        let fen = "3q3k/8/8/3n4/8/8/8/3RK3 w - - 0 1";
+        assert_eq!(coef(fen, feature::WEAK_QUEEN_PROTECTION), 1);
+        // A pawn on e6 defends it too.
+        let pawn = "3q3k/8/4p3/3n4/8/8/8/3RK3 w - - 0 1";
+        assert_eq!(coef(pawn, feature::WEAK_QUEEN_PROTECTION), 0);
     }
 }

@@ -172,12 +172,26 @@ pub const BISHOP_XRAY_PAWNS: FeatureId = TRAPPED_ROOK + 1;
 pub const WEAK_UNOPPOSED_PAWN: FeatureId = BISHOP_XRAY_PAWNS + 1;
 /// Groups of adjacent files holding own pawns, counted.
 pub const PAWN_ISLANDS: FeatureId = WEAK_UNOPPOSED_PAWN + 1;
+/// Material imbalance, pairs of own pieces: [`crate::eval::imbalance::OWN_PAIRS`] entries,
+/// named `imbalance_<role>_<role>`.
+pub const IMBALANCE_OWN: FeatureId = PAWN_ISLANDS + 1;
+/// Material imbalance, own pieces against the enemy's: [`crate::eval::imbalance::VS_PAIRS`]
+/// entries, named `imbalance_<role>_vs_<role>`.
+pub const IMBALANCE_VS: FeatureId = IMBALANCE_OWN + 9;
+/// Own knights (entry 0) and bishops (entry 1): their distances (Chebyshev) to the own king,
+/// summed (far-off minors do not defend it).
+pub const KING_PROTECTOR: FeatureId = IMBALANCE_VS + 10;
+/// Own knights off an outpost that attack an empty or enemy-held outpost square (one they can
+/// reach in a move), counted.
+pub const REACHABLE_OUTPOST: FeatureId = KING_PROTECTOR + 2;
+/// Enemy knights, bishops and rooks we attack that only their queen defends, counted.
+pub const WEAK_QUEEN_PROTECTION: FeatureId = REACHABLE_OUTPOST + 1;
 /// Pawn shelter, per file of the three around the king (its file clamped to b..g, and the
 /// files either side): the closest own pawn ahead of the king on that file, by its distance in
 /// ranks (1..=6) or none (0), and by whether the file is the king's own. Index
 /// `SHELTER + 56 · king_file + 7 · file + distance` (files a..h = 0..7), named
 /// `shelter_<file>_<distance|none>` and `shelter_king_file_<file>_<distance|none>`.
-pub const SHELTER: FeatureId = PAWN_ISLANDS + 1;
+pub const SHELTER: FeatureId = WEAK_QUEEN_PROTECTION + 1;
 /// Entries of [`SHELTER`]: 2 (king's file or not) × 8 files × 7 distances.
 pub const SHELTER_SIZE: usize = 2 * 8 * 7;
 /// Pawn storm, on the same three files: the closest enemy pawn ahead of the king on that file,
@@ -286,6 +300,17 @@ pub fn name(f: FeatureId) -> String {
         BISHOP_XRAY_PAWNS => "bishop_xray_pawns".into(),
         WEAK_UNOPPOSED_PAWN => "weak_unopposed_pawn".into(),
         PAWN_ISLANDS => "pawn_islands".into(),
+        _ if f < IMBALANCE_VS => {
+            let (a, b) = crate::eval::imbalance::OWN_PAIRS[f - IMBALANCE_OWN];
+            format!("imbalance_{}_{}", role_name(a), role_name(b))
+        }
+        _ if f < KING_PROTECTOR => {
+            let (a, b) = crate::eval::imbalance::VS_PAIRS[f - IMBALANCE_VS];
+            format!("imbalance_{}_vs_{}", role_name(a), role_name(b))
+        }
+        _ if f < REACHABLE_OUTPOST => format!("king_protector_{}", ROLES[f - KING_PROTECTOR + 1]),
+        REACHABLE_OUTPOST => "reachable_outpost".into(),
+        WEAK_QUEEN_PROTECTION => "weak_queen_protection".into(),
         _ if f < STORM => shelter_name(f - SHELTER),
         _ if f < TAPERED_FEATURES => storm_name(f - STORM),
         KING_DISTANCE => "king_distance_factor".into(),
