@@ -1,7 +1,7 @@
 //! Piece activity: mobility, bishop pair, rooks on (semi-)open files, attacks on the king zone,
 //! bishops hemmed in by their own fixed pawns or on a long diagonal, own pawns on a bishop's
 //! colour, minor pieces behind a pawn, knights, rooks and queens by the count of own pawns,
-//! rooks on an enemy queen's file, minors by their distance to the own king.
+//! rooks on an enemy queen's file.
 
 use shakmaty::{Bitboard, Board, Color, File, Rank, Square, attacks};
 
@@ -145,16 +145,6 @@ pub(super) fn piece_activity<S: Sink>(
         feature::TRAPPED_ROOK,
         s * trapped_rooks(board, color, mobility_area),
     );
-    if let Some(king) = board.king_of(color) {
-        let distances = |minors: Bitboard| -> i32 {
-            minors.into_iter().map(|sq| sq.distance(king) as i32).sum()
-        };
-        sink.add(
-            feature::KING_PROTECTOR,
-            s * distances(board.knights() & ours),
-        );
-        sink.add(feature::KING_PROTECTOR + 1, s * distances(bishops));
-    }
     attacked
 }
 
@@ -346,13 +336,5 @@ mod tests {
         assert_eq!(coef(fen, feature::MINOR_BEHIND_PAWN), 0);
         let white_only = "4k3/8/8/4p3/8/3P4/3N4/4KB2 w - - 0 1";
         assert_eq!(coef(white_only, feature::MINOR_BEHIND_PAWN), 1);
-    }
-
-    #[test]
-    fn minors_by_distance_to_their_king() {
-        // White: king g1, knight c3 (4 away), bishop f1 (1); Black: king e8, knight b8 (3).
-        let fen = "1n2k3/8/8/8/8/2N5/8/5BK1 w - - 0 1";
-        assert_eq!(coef(fen, feature::KING_PROTECTOR), 4 - 3);
-        assert_eq!(coef(fen, feature::KING_PROTECTOR + 1), 1);
     }
 }

@@ -178,12 +178,9 @@ pub const IMBALANCE_OWN: FeatureId = PAWN_ISLANDS + 1;
 /// Material imbalance, own pieces against the enemy's: [`crate::eval::imbalance::VS_PAIRS`]
 /// entries, named `imbalance_<role>_vs_<role>`.
 pub const IMBALANCE_VS: FeatureId = IMBALANCE_OWN + 9;
-/// Own knights (entry 0) and bishops (entry 1): their distances (Chebyshev) to the own king,
-/// summed (far-off minors do not defend it).
-pub const KING_PROTECTOR: FeatureId = IMBALANCE_VS + 10;
 /// Own knights off an outpost that attack an empty or enemy-held outpost square (one they can
 /// reach in a move), counted.
-pub const REACHABLE_OUTPOST: FeatureId = KING_PROTECTOR + 2;
+pub const REACHABLE_OUTPOST: FeatureId = IMBALANCE_VS + 10;
 /// Enemy knights, bishops and rooks we attack that only their queen defends, counted.
 pub const WEAK_QUEEN_PROTECTION: FeatureId = REACHABLE_OUTPOST + 1;
 /// Pawn shelter, per file of the three around the king (its file clamped to b..g, and the
@@ -304,11 +301,10 @@ pub fn name(f: FeatureId) -> String {
             let (a, b) = crate::eval::imbalance::OWN_PAIRS[f - IMBALANCE_OWN];
             format!("imbalance_{}_{}", role_name(a), role_name(b))
         }
-        _ if f < KING_PROTECTOR => {
+        _ if f < REACHABLE_OUTPOST => {
             let (a, b) = crate::eval::imbalance::VS_PAIRS[f - IMBALANCE_VS];
             format!("imbalance_{}_vs_{}", role_name(a), role_name(b))
         }
-        _ if f < REACHABLE_OUTPOST => format!("king_protector_{}", ROLES[f - KING_PROTECTOR + 1]),
         REACHABLE_OUTPOST => "reachable_outpost".into(),
         WEAK_QUEEN_PROTECTION => "weak_queen_protection".into(),
         _ if f < STORM => shelter_name(f - SHELTER),
