@@ -81,8 +81,8 @@ fn sign(color: Color) -> i32 {
 }
 
 /// Reports every feature of `pos` to `sink`. The single source of the evaluation's logic.
-/// Always inlined, with the terms it calls, so that the evaluator's popcnt copy compiles all
-/// of it with popcnt.
+/// Always inlined, with the terms it calls, so that the evaluator's copy for CPUs with popcnt
+/// and BMI ([`Evaluator::finish`]) compiles all of it with them.
 #[inline(always)]
 pub fn extract<S: Sink>(pos: &Chess, sink: &mut S) {
     let board = pos.board();
@@ -180,6 +180,17 @@ pub fn scales(params: &Params) -> Scales {
     Scales(percent)
 }
 
+/// Whether the CPU has popcnt, BMI1, BMI2 and lzcnt, which the fast copy of the evaluation is
+/// compiled with (std caches the checks).
+#[cfg(target_arch = "x86_64")]
+#[inline]
+fn has_bit_instructions() -> bool {
+    std::is_x86_feature_detected!("popcnt")
+        && std::is_x86_feature_detected!("bmi1")
+        && std::is_x86_feature_detected!("bmi2")
+        && std::is_x86_feature_detected!("lzcnt")
+}
+
 /// Evaluates positions with one parameter set.
 #[derive(Clone, Debug)]
 pub struct Evaluator {
@@ -262,27 +273,28 @@ impl Evaluator {
         pos: &Chess,
         sink: WeightSink<'_, PIECE_SQUARES>,
     ) -> i32 {
-        // The evaluation counts squares (mobility, king zone, phase) dozens of times, and the
-        // baseline x86-64 target has no popcnt instruction: this copy, compiled with it, is
-        // taken when the CPU has it (std caches the check).
+        // The evaluation counts squares (mobility, king zone, phase) dozens of times and
+        // masks and walks bitboards throughout, and the baseline x86-64 target has neither
+        // popcnt nor the BMI instructions (`andn`, `blsr`, shifts by a register without `cl`):
+        // this copy, compiled with them, is taken when the CPU has them.
         #[cfg(target_arch = "x86_64")]
         {
-            if std::is_x86_feature_detected!("popcnt") {
-                // SAFETY: the CPU supports popcnt, checked just above.
-                return unsafe { self.finish_popcnt(pos, sink) };
+            if has_bit_instructions() {
+                // SAFETY: the CPU supports these instructions, checked just above.
+                return unsafe { self.finish_bit_instructions(pos, sink) };
             }
-            self.finish_without_popcnt(pos, sink)
+            self.finish_without_bit_instructions(pos, sink)
         }
         #[cfg(not(target_arch = "x86_64"))]
         self.finish_portable(pos, sink)
     }
 
-    /// The evaluation on an x86-64 CPU without popcnt: out of line, so that its code does not
+    /// The evaluation on an x86-64 CPU without them: out of line, so that its code does not
     /// sit in the callers' hot code.
     #[cfg(target_arch = "x86_64")]
     #[cold]
     #[inline(never)]
-    fn finish_without_popcnt<const PIECE_SQUARES: bool>(
+    fn finish_without_bit_instructions<const PIECE_SQUARES: bool>(
         &self,
         pos: &Chess,
         sink: WeightSink<'_, PIECE_SQUARES>,
@@ -291,8 +303,8 @@ impl Evaluator {
     }
 
     #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "popcnt")]
-    fn finish_popcnt<const PIECE_SQUARES: bool>(
+    #[target_feature(enable = "popcnt,bmi1,bmi2,lzcnt")]
+    fn finish_bit_instructions<const PIECE_SQUARES: bool>(
         &self,
         pos: &Chess,
         sink: WeightSink<'_, PIECE_SQUARES>,
