@@ -181,9 +181,8 @@ pub fn scales(params: &Params) -> Scales {
 }
 
 /// Whether the CPU has popcnt, BMI1, BMI2 and lzcnt, which the fast copy of the evaluation is
-/// compiled with (std caches the checks).
+/// compiled with.
 #[cfg(target_arch = "x86_64")]
-#[inline]
 fn has_bit_instructions() -> bool {
     std::is_x86_feature_detected!("popcnt")
         && std::is_x86_feature_detected!("bmi1")
@@ -201,6 +200,10 @@ pub struct Evaluator {
     piece_squares: Box<incremental::PieceSquareTable>,
     /// Endgame scale factors by class, percent.
     scales: Scales,
+    /// Whether the CPU has the instructions of [`has_bit_instructions`], checked once here
+    /// rather than at every evaluation (four tests of std's cache each time).
+    #[cfg(target_arch = "x86_64")]
+    bit_instructions: bool,
 }
 
 impl Evaluator {
@@ -216,6 +219,8 @@ impl Evaluator {
             weights: sink::packed(&weights),
             piece_squares,
             scales: scales(params),
+            #[cfg(target_arch = "x86_64")]
+            bit_instructions: has_bit_instructions(),
         }
     }
 
@@ -279,8 +284,8 @@ impl Evaluator {
         // this copy, compiled with them, is taken when the CPU has them.
         #[cfg(target_arch = "x86_64")]
         {
-            if has_bit_instructions() {
-                // SAFETY: the CPU supports these instructions, checked just above.
+            if self.bit_instructions {
+                // SAFETY: the CPU supports these instructions, as `new` checked.
                 return unsafe { self.finish_bit_instructions(pos, sink) };
             }
             self.finish_without_bit_instructions(pos, sink)
