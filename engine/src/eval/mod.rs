@@ -109,7 +109,25 @@ pub fn extract<S: Sink>(pos: &Chess, sink: &mut S) {
     attacks[black] = side_activity(board, Color::Black, &pawn_attacks, sink);
     side_threats(pos, Color::White, &attacks, passed[white], sink);
     side_threats(pos, Color::Black, &attacks, passed[black], sink);
+    let (w, b) = (&attacks[white], &attacks[black]);
+    let white_threats = threats::threats(board, Color::White, w, b);
+    let black_threats = threats::threats(board, Color::Black, b, w);
+    add_both_sides(sink, threats::THREAT_FEATURES, white_threats, black_threats);
     sink.add(params::feature::TEMPO, sign(pos.turn()));
+}
+
+/// Adds `features` with White's counts `white` less Black's `black`: terms counted per side
+/// and added once, so that each weight is multiplied once instead of once a side.
+#[inline(always)]
+fn add_both_sides<S: Sink, const N: usize>(
+    sink: &mut S,
+    features: [params::FeatureId; N],
+    white: [i32; N],
+    black: [i32; N],
+) {
+    for ((feature, w), b) in features.into_iter().zip(white).zip(black) {
+        sink.add(feature, w - b);
+    }
 }
 
 /// `color`'s material, piece-square, mobility and king-attack terms; returns what it attacks.
@@ -130,7 +148,7 @@ fn side_activity<S: Sink>(
     threats::Attacks::new(board, color, own_pawn_attacks, pieces)
 }
 
-/// `color`'s threats, outposts and passed-pawn terms (`passed`: its passed pawns).
+/// `color`'s king-danger, outpost and passed-pawn terms (`passed`: its passed pawns).
 #[inline(always)]
 fn side_threats<S: Sink>(
     pos: &Chess,
@@ -141,7 +159,6 @@ fn side_threats<S: Sink>(
 ) {
     let board = pos.board();
     let (ours, theirs) = (&attacks[color as usize], &attacks[!color as usize]);
-    threats::threats(board, color, ours, theirs, sink);
     king_danger::king_danger(board, color, ours, theirs, sink);
     outposts::outposts(board, color, ours, theirs, sink);
     passers::passers(board, color, pos.turn(), passed, theirs, sink);
