@@ -197,16 +197,6 @@ pub fn scales(params: &Params) -> Scales {
     Scales(percent)
 }
 
-/// Whether the CPU has popcnt, BMI1, BMI2 and lzcnt, which the fast copy of the evaluation is
-/// compiled with.
-#[cfg(target_arch = "x86_64")]
-fn has_bit_instructions() -> bool {
-    std::is_x86_feature_detected!("popcnt")
-        && std::is_x86_feature_detected!("bmi1")
-        && std::is_x86_feature_detected!("bmi2")
-        && std::is_x86_feature_detected!("lzcnt")
-}
-
 /// Evaluates positions with one parameter set.
 #[derive(Clone, Debug)]
 pub struct Evaluator {
@@ -217,8 +207,8 @@ pub struct Evaluator {
     piece_squares: Box<incremental::PieceSquareTable>,
     /// Endgame scale factors by class, percent.
     scales: Scales,
-    /// Whether the CPU has the instructions of [`has_bit_instructions`], checked once here
-    /// rather than at every evaluation (four tests of std's cache each time).
+    /// Whether the CPU has the instructions of [`crate::cpu::has_bit_instructions`], read
+    /// once here rather than at every evaluation.
     #[cfg(target_arch = "x86_64")]
     bit_instructions: bool,
 }
@@ -237,7 +227,7 @@ impl Evaluator {
             piece_squares,
             scales: scales(params),
             #[cfg(target_arch = "x86_64")]
-            bit_instructions: has_bit_instructions(),
+            bit_instructions: crate::cpu::has_bit_instructions(),
         }
     }
 
