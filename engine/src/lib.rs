@@ -6,6 +6,7 @@
 //! - [`uci`]: the UCI protocol loop; [`bench`]: OpenBench's fixed-depth node count.
 
 pub mod bench;
+mod cpu;
 pub mod eval;
 pub mod params;
 pub mod search;

@@ -83,8 +83,8 @@ fn sign(color: Color) -> i32 {
 }
 
 /// Reports every feature of `pos` to `sink`. The single source of the evaluation's logic.
-/// Always inlined, with the terms it calls, so that the evaluator's popcnt copy compiles all
-/// of it with popcnt.
+/// Always inlined, with the terms it calls, so that the evaluator's copy for CPUs with popcnt
+/// and BMI ([`Evaluator::finish`]) compiles all of it with them.
 #[inline(always)]
 pub fn extract<S: Sink>(pos: &Chess, sink: &mut S) {
     let board = pos.board();
@@ -111,8 +111,26 @@ pub fn extract<S: Sink>(pos: &Chess, sink: &mut S) {
     attacks[black] = side_activity(board, Color::Black, &pawn_attacks, sink);
     side_threats(pos, Color::White, &attacks, passed[white], sink);
     side_threats(pos, Color::Black, &attacks, passed[black], sink);
+    let (w, b) = (&attacks[white], &attacks[black]);
+    let white_threats = threats::threats(board, Color::White, w, b);
+    let black_threats = threats::threats(board, Color::Black, b, w);
+    add_both_sides(sink, threats::THREAT_FEATURES, white_threats, black_threats);
     imbalance::imbalance(board, sink);
     sink.add(params::feature::TEMPO, sign(pos.turn()));
+}
+
+/// Adds `features` with White's counts `white` less Black's `black`: terms counted per side
+/// and added once, so that each weight is multiplied once instead of once a side.
+#[inline(always)]
+fn add_both_sides<S: Sink, const N: usize>(
+    sink: &mut S,
+    features: [params::FeatureId; N],
+    white: [i32; N],
+    black: [i32; N],
+) {
+    for ((feature, w), b) in features.into_iter().zip(white).zip(black) {
+        sink.add(feature, w - b);
+    }
 }
 
 /// `color`'s material, piece-square, mobility and king-attack terms; returns what it attacks.
@@ -133,7 +151,7 @@ fn side_activity<S: Sink>(
     threats::Attacks::new(board, color, own_pawn_attacks, pieces)
 }
 
-/// `color`'s threats, outposts and passed-pawn terms (`passed`: its passed pawns).
+/// `color`'s king-danger, outpost and passed-pawn terms (`passed`: its passed pawns).
 #[inline(always)]
 fn side_threats<S: Sink>(
     pos: &Chess,
@@ -144,7 +162,6 @@ fn side_threats<S: Sink>(
 ) {
     let board = pos.board();
     let (ours, theirs) = (&attacks[color as usize], &attacks[!color as usize]);
-    threats::threats(board, color, ours, theirs, sink);
     king_danger::king_danger(board, color, ours, theirs, sink);
     outposts::outposts(board, color, ours, theirs, sink);
     passers::passers(board, color, pos.turn(), passed, theirs, sink);
@@ -193,6 +210,10 @@ pub struct Evaluator {
     piece_squares: Box<incremental::PieceSquareTable>,
     /// Endgame scale factors by class, percent.
     scales: Scales,
+    /// Whether the CPU has the instructions of [`crate::cpu::has_bit_instructions`], read
+    /// once here rather than at every evaluation.
+    #[cfg(target_arch = "x86_64")]
+    bit_instructions: bool,
 }
 
 impl Evaluator {
@@ -208,17 +229,14 @@ impl Evaluator {
             weights: sink::packed(&weights),
             piece_squares,
             scales: scales(params),
+            #[cfg(target_arch = "x86_64")]
+            bit_instructions: crate::cpu::has_bit_instructions(),
         }
     }
 
     /// Evaluation in centipawns from White's view. Allocation-free.
     pub fn evaluate_white(&self, pos: &Chess) -> i32 {
-        let sink = WeightSink::<true> {
-            weights: &self.weights,
-            sums: Packed::default(),
-            pawns: None,
-        };
-        self.finish(pos, sink)
+        self.finish::<true>(pos, Packed::default(), None)
     }
 
     /// [`Evaluator::evaluate_white`] given the material and piece-square sums of `pos`
@@ -250,65 +268,73 @@ impl Evaluator {
         if pos.board().pawns().is_empty() {
             return self.evaluate_white(pos);
         }
-        let sink = WeightSink::<false> {
-            weights: &self.weights,
-            sums: sums.0,
-            pawns,
-        };
-        self.finish(pos, sink)
+        self.finish::<false>(pos, sums.0, pawns)
     }
 
-    /// Adds the features of `pos` to `sink` and blends its sums by phase.
+    /// Adds the features of `pos` to `sums` (through a [`WeightSink`] looking the pawn terms
+    /// up in `pawns`, if any) and blends them by phase. The sink is built inside the copy
+    /// compiled for the CPU, not passed to it: a sink passed in lived in memory there, and
+    /// the evaluation cost 4 % more.
     #[inline(always)]
     fn finish<const PIECE_SQUARES: bool>(
         &self,
         pos: &Chess,
-        sink: WeightSink<'_, PIECE_SQUARES>,
+        sums: Packed,
+        pawns: Option<&mut PawnCache>,
     ) -> i32 {
-        // The evaluation counts squares (mobility, king zone, phase) dozens of times, and the
-        // baseline x86-64 target has no popcnt instruction: this copy, compiled with it, is
-        // taken when the CPU has it (std caches the check).
+        // The evaluation counts squares (mobility, king zone, phase) dozens of times and
+        // masks and walks bitboards throughout, and the baseline x86-64 target has neither
+        // popcnt nor the BMI instructions (`andn`, `blsr`, shifts by a register without `cl`):
+        // this copy, compiled with them, is taken when the CPU has them.
         #[cfg(target_arch = "x86_64")]
         {
-            if std::is_x86_feature_detected!("popcnt") {
-                // SAFETY: the CPU supports popcnt, checked just above.
-                return unsafe { self.finish_popcnt(pos, sink) };
+            if self.bit_instructions {
+                // SAFETY: the CPU supports these instructions, as `new` checked.
+                return unsafe { self.finish_bit_instructions::<PIECE_SQUARES>(pos, sums, pawns) };
             }
-            self.finish_without_popcnt(pos, sink)
+            self.finish_without_bit_instructions::<PIECE_SQUARES>(pos, sums, pawns)
         }
         #[cfg(not(target_arch = "x86_64"))]
-        self.finish_portable(pos, sink)
+        self.finish_portable::<PIECE_SQUARES>(pos, sums, pawns)
     }
 
-    /// The evaluation on an x86-64 CPU without popcnt: out of line, so that its code does not
+    /// The evaluation on an x86-64 CPU without them: out of line, so that its code does not
     /// sit in the callers' hot code.
     #[cfg(target_arch = "x86_64")]
     #[cold]
     #[inline(never)]
-    fn finish_without_popcnt<const PIECE_SQUARES: bool>(
+    fn finish_without_bit_instructions<const PIECE_SQUARES: bool>(
         &self,
         pos: &Chess,
-        sink: WeightSink<'_, PIECE_SQUARES>,
+        sums: Packed,
+        pawns: Option<&mut PawnCache>,
     ) -> i32 {
-        self.finish_portable(pos, sink)
+        self.finish_portable::<PIECE_SQUARES>(pos, sums, pawns)
     }
 
     #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "popcnt")]
-    fn finish_popcnt<const PIECE_SQUARES: bool>(
+    #[target_feature(enable = "popcnt,bmi1,bmi2,lzcnt")]
+    fn finish_bit_instructions<const PIECE_SQUARES: bool>(
         &self,
         pos: &Chess,
-        sink: WeightSink<'_, PIECE_SQUARES>,
+        sums: Packed,
+        pawns: Option<&mut PawnCache>,
     ) -> i32 {
-        self.finish_portable(pos, sink)
+        self.finish_portable::<PIECE_SQUARES>(pos, sums, pawns)
     }
 
     #[inline(always)]
     fn finish_portable<const PIECE_SQUARES: bool>(
         &self,
         pos: &Chess,
-        mut sink: WeightSink<'_, PIECE_SQUARES>,
+        sums: Packed,
+        pawns: Option<&mut PawnCache>,
     ) -> i32 {
+        let mut sink = WeightSink::<PIECE_SQUARES> {
+            weights: &self.weights,
+            sums,
+            pawns,
+        };
         extract(pos, &mut sink);
         let phase = phase(pos);
         // Truncation toward zero keeps a position and its colour-flipped mirror exact negatives.

@@ -96,7 +96,7 @@ pub(crate) struct WeightSink<'a, const PIECE_SQUARES: bool = true> {
     /// The middlegame and endgame sums so far.
     pub sums: Packed,
     /// Where the pawn-structure and pawn-and-king sums are looked up, if anywhere (looked up
-    /// during the extraction, so that a miss is computed with popcnt too).
+    /// during the extraction, so that a miss is computed with the fast copy too).
     pub pawns: Option<&'a mut PawnCache>,
 }
 

@@ -7,8 +7,7 @@ use shakmaty::{Bitboard, Board, Color, Rank, attacks};
 
 use super::pawns::pawn_attacks_of;
 use super::pieces::PieceAttacks;
-use super::{Sink, sign};
-use crate::params::feature;
+use crate::params::{FeatureId, feature};
 
 /// Everything one side attacks, by kind of attacker.
 #[derive(Clone, Copy, Debug, Default)]
@@ -40,65 +39,78 @@ impl Attacks {
     }
 }
 
-/// `color`'s threats on the other side's knights, bishops, rooks and queens: attacked by a
-/// pawn (`THREAT_BY_PAWN`), rooks and queens attacked by a knight or bishop
-/// (`THREAT_BY_MINOR`), queens attacked by a rook (`THREAT_BY_ROOK`), attacked by anything
-/// while defended by nothing (`HANGING`), and attacked after a safe pawn push
-/// (`PAWN_PUSH_THREAT`).
+/// The features [`threats`] counts, in the order of its counts.
+pub(super) const THREAT_FEATURES: [FeatureId; 12] = [
+    feature::THREAT_BY_PAWN,
+    feature::THREAT_BY_MINOR,
+    feature::HANGING,
+    feature::THREAT_BY_ROOK,
+    feature::PAWN_PUSH_THREAT,
+    feature::THREAT_ON_PAWN,
+    feature::THREAT_BY_KING,
+    feature::RESTRICTED,
+    feature::THREAT_BY_SAFE_PAWN,
+    feature::KNIGHT_ON_QUEEN,
+    feature::SLIDER_ON_QUEEN,
+    feature::WEAK_QUEEN_PROTECTION,
+];
+
+/// Counts of `color`'s threats on the other side's knights, bishops, rooks and queens, by
+/// [`THREAT_FEATURES`]: attacked by a pawn (`THREAT_BY_PAWN`), rooks and queens attacked by
+/// a knight or bishop (`THREAT_BY_MINOR`), queens attacked by a rook (`THREAT_BY_ROOK`),
+/// attacked by anything while defended by nothing (`HANGING`), and attacked after a safe pawn
+/// push (`PAWN_PUSH_THREAT`), knights, bishops and rooks only the queen defends
+/// (`WEAK_QUEEN_PROTECTION`). Counted per side, so that the caller adds each feature's
+/// weight once for both sides.
 #[inline(always)]
-pub(super) fn threats<S: Sink>(
-    board: &Board,
-    color: Color,
-    ours: &Attacks,
-    theirs: &Attacks,
-    sink: &mut S,
-) {
-    let s = sign(color);
+pub(super) fn threats(board: &Board, color: Color, ours: &Attacks, theirs: &Attacks) -> [i32; 12] {
+    let count = |b: Bitboard| b.count() as i32;
     let enemy = board.by_color(!color);
     let pieces = enemy & !board.pawns() & !board.kings();
-    let by_pawn = (pieces & ours.pawns).count() as i32;
-    sink.add(feature::THREAT_BY_PAWN, s * by_pawn);
-    let by_minor = (enemy & board.rooks_and_queens() & ours.pieces.minors).count() as i32;
-    sink.add(feature::THREAT_BY_MINOR, s * by_minor);
-    let hanging = (pieces & ours.all & !theirs.all).count() as i32;
-    sink.add(feature::HANGING, s * hanging);
-    let by_rook = (enemy & board.queens() & ours.pieces.by_role[2]).count() as i32;
-    sink.add(feature::THREAT_BY_ROOK, s * by_rook);
+    let by_pawn = count(pieces & ours.pawns);
+    let by_minor = count(enemy & board.rooks_and_queens() & ours.pieces.minors);
+    let hanging = count(pieces & ours.all & !theirs.all);
+    let by_rook = count(enemy & board.queens() & ours.pieces.by_role[2]);
     let pushes = pawn_pushes(board, color) & !theirs.pawns & (ours.all | !theirs.all);
-    let by_push = (pieces & pawn_attacks_of(pushes, color)).count() as i32;
-    sink.add(feature::PAWN_PUSH_THREAT, s * by_push);
+    let by_push = count(pieces & pawn_attacks_of(pushes, color));
     let undefended = enemy & !theirs.all;
-    let weak_pawns = undefended & board.pawns() & ours.pieces.all;
-    sink.add(feature::THREAT_ON_PAWN, s * weak_pawns.count() as i32);
-    let by_king = (undefended & !board.kings() & ours.king).count() as i32;
-    sink.add(feature::THREAT_BY_KING, s * by_king);
-    let restricted = (ours.all & theirs.all & !theirs.pawns).count() as i32;
-    sink.add(feature::RESTRICTED, s * restricted);
+    let weak_pawns = count(undefended & board.pawns() & ours.pieces.all);
+    let by_king = count(undefended & !board.kings() & ours.king);
+    let restricted = count(ours.all & theirs.all & !theirs.pawns);
     let own_pawns = board.pawns() & board.by_color(color);
     let safe_pawns = own_pawns & (ours.all | !theirs.all);
-    let by_safe_pawn = (pieces & pawn_attacks_of(safe_pawns, color)).count() as i32;
-    sink.add(feature::THREAT_BY_SAFE_PAWN, s * by_safe_pawn);
+    let by_safe_pawn = count(pieces & pawn_attacks_of(safe_pawns, color));
     let [knights, bishops, rooks, queens] = theirs.pieces.by_role;
     let defended_but_by_queen = theirs.pawns | theirs.king | knights | bishops | rooks;
     let only_queen_defends = queens & !defended_but_by_queen;
     let minors_and_rooks = pieces & !board.queens();
-    let weak_queen_protection = (minors_and_rooks & ours.all & only_queen_defends).count() as i32;
-    sink.add(feature::WEAK_QUEEN_PROTECTION, s * weak_queen_protection);
+    let weak_queen_protection = count(minors_and_rooks & ours.all & only_queen_defends);
+    let (mut knight_on_queen, mut slider_on_queen) = (0, 0);
     let enemy_queens = enemy & board.queens();
     if enemy_queens.count() == 1
         && let Some(queen) = enemy_queens.first()
     {
         let safe = !board.by_color(color) & !theirs.pawns;
-        let by_knight = attacks::knight_attacks(queen) & ours.pieces.by_role[0] & safe;
-        sink.add(feature::KNIGHT_ON_QUEEN, s * by_knight.count() as i32);
+        knight_on_queen = count(attacks::knight_attacks(queen) & ours.pieces.by_role[0] & safe);
         let occupied = board.occupied();
         let by_slider = (attacks::bishop_attacks(queen, occupied) & ours.pieces.by_role[1])
             | (attacks::rook_attacks(queen, occupied) & ours.pieces.by_role[2]);
-        sink.add(
-            feature::SLIDER_ON_QUEEN,
-            s * (by_slider & safe).count() as i32,
-        );
+        slider_on_queen = count(by_slider & safe);
     }
+    [
+        by_pawn,
+        by_minor,
+        hanging,
+        by_rook,
+        by_push,
+        weak_pawns,
+        by_king,
+        restricted,
+        by_safe_pawn,
+        knight_on_queen,
+        slider_on_queen,
+        weak_queen_protection,
+    ]
 }
 
 /// The empty squares `color`'s pawns can push to: one step, or two from their second rank.

@@ -62,7 +62,36 @@ pub(crate) fn tactical_moves(pos: &Chess, moves: &mut MoveList) {
 /// [`tactical_moves`] and the quiet moves that give check (`checks` describes them for
 /// `pos`), in the order of `pos.legal_moves()`: that list filtered by "capture, promotion or
 /// [`CheckInfo::gives_check`]", without generating the quiet moves that do not check.
+#[inline]
 pub(crate) fn tactical_moves_and_checks(pos: &Chess, checks: &CheckInfo, moves: &mut MoveList) {
+    #[cfg(target_arch = "x86_64")]
+    if crate::cpu::has_bit_instructions() {
+        // SAFETY: the CPU has these instructions, checked just above.
+        return unsafe { tactical_moves_and_checks_bit_instructions(pos, checks, moves) };
+    }
+    tactical_moves_and_checks_portable(pos, checks, moves);
+}
+
+#[inline(never)]
+fn tactical_moves_and_checks_portable(pos: &Chess, checks: &CheckInfo, moves: &mut MoveList) {
+    generate_with_checks(pos, checks, moves);
+}
+
+/// [`tactical_moves_and_checks`] compiled with the instructions of
+/// [`crate::cpu::has_bit_instructions`].
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "popcnt,bmi1,bmi2,lzcnt")]
+fn tactical_moves_and_checks_bit_instructions(
+    pos: &Chess,
+    checks: &CheckInfo,
+    moves: &mut MoveList,
+) {
+    generate_with_checks(pos, checks, moves);
+}
+
+/// The body of [`tactical_moves_and_checks`], inlined in both of its copies.
+#[inline(always)]
+fn generate_with_checks(pos: &Chess, checks: &CheckInfo, moves: &mut MoveList) {
     let quiets = match checks.king() {
         Some(king) => Quiets::Checks {
             info: checks,
@@ -76,7 +105,26 @@ pub(crate) fn tactical_moves_and_checks(pos: &Chess, checks: &CheckInfo, moves: 
 
 /// Every legal move of `pos`, which must not be in check, appended to `moves` in the order
 /// of `pos.legal_moves()` (which returns its 2 KiB list by value, a copy per node).
+#[inline]
 pub(crate) fn legal_moves_not_in_check(pos: &Chess, moves: &mut MoveList) {
+    #[cfg(target_arch = "x86_64")]
+    if crate::cpu::has_bit_instructions() {
+        // SAFETY: the CPU has these instructions, checked just above.
+        return unsafe { legal_moves_bit_instructions(pos, moves) };
+    }
+    legal_moves_portable(pos, moves);
+}
+
+/// [`legal_moves_not_in_check`] compiled with the instructions of
+/// [`crate::cpu::has_bit_instructions`].
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "popcnt,bmi1,bmi2,lzcnt")]
+fn legal_moves_bit_instructions(pos: &Chess, moves: &mut MoveList) {
+    generate(pos, moves, Quiets::All);
+}
+
+#[inline(never)]
+fn legal_moves_portable(pos: &Chess, moves: &mut MoveList) {
     generate(pos, moves, Quiets::All);
 }
 
@@ -84,8 +132,31 @@ pub(crate) fn legal_moves_not_in_check(pos: &Chess, moves: &mut MoveList) {
 /// `pos.legal_moves()` (en passant, king moves, then, against a single checker, the pawn and
 /// piece moves that capture it or block its line). shakmaty's generator returns its 2 KiB list
 /// by value and, being a second generator, took its own room in the i-cache.
-#[inline(never)]
+#[inline]
 pub(crate) fn evasions(pos: &Chess, moves: &mut MoveList) {
+    #[cfg(target_arch = "x86_64")]
+    if crate::cpu::has_bit_instructions() {
+        // SAFETY: the CPU has these instructions, checked just above.
+        return unsafe { evasions_bit_instructions(pos, moves) };
+    }
+    evasions_portable(pos, moves);
+}
+
+#[inline(never)]
+fn evasions_portable(pos: &Chess, moves: &mut MoveList) {
+    evasions_by_side(pos, moves);
+}
+
+/// [`evasions`] compiled with the instructions of [`crate::cpu::has_bit_instructions`].
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "popcnt,bmi1,bmi2,lzcnt")]
+fn evasions_bit_instructions(pos: &Chess, moves: &mut MoveList) {
+    evasions_by_side(pos, moves);
+}
+
+/// The body of [`evasions`], inlined in both of its copies.
+#[inline(always)]
+fn evasions_by_side(pos: &Chess, moves: &mut MoveList) {
     // One copy per side to move, as in `generate`.
     match pos.turn() {
         Color::White => evasions_for(pos, Color::White, moves),

@@ -90,8 +90,16 @@ pub(crate) fn see_at_least(pos: &Chess, m: Move, threshold: i32) -> bool {
 /// when `visit` breaks or no capture is left.
 #[inline(always)]
 fn exchange(pos: &Chess, m: Move, mut visit: impl FnMut(usize, i32) -> ControlFlow<()>) {
-    let (from, to) = match m {
-        Move::Normal { from, to, .. } | Move::EnPassant { from, to } => (from, to),
+    // One match on the kind of move (`Move`'s accessors each dispatch on it again).
+    let (from, to, role, capture, promotion, en_passant) = match m {
+        Move::Normal {
+            role,
+            from,
+            capture,
+            to,
+            promotion,
+        } => (from, to, role, capture, promotion, false),
+        Move::EnPassant { from, to } => (from, to, Role::Pawn, Some(Role::Pawn), None, true),
         Move::Castle { .. } | Move::Put { .. } => {
             let _ = visit(0, 0);
             return;
@@ -99,13 +107,13 @@ fn exchange(pos: &Chess, m: Move, mut visit: impl FnMut(usize, i32) -> ControlFl
     };
     let board = pos.board();
     let mut occupied = board.occupied();
-    let promotion_gain = m.promotion().map_or(0, |r| value(r) - value(Role::Pawn));
-    let first_gain = m.capture().map_or(0, value) + promotion_gain;
+    let promotion_gain = promotion.map_or(0, |r| value(r) - value(Role::Pawn));
+    let first_gain = capture.map_or(0, value) + promotion_gain;
     if visit(0, first_gain).is_break() {
         return;
     }
     occupied ^= Bitboard::from_square(from);
-    if m.is_en_passant() {
+    if en_passant {
         // The captured pawn stands beside the target square, behind it from the capturer.
         let captured = Square::from_coords(to.file(), from.rank());
         occupied ^= Bitboard::from_square(captured);
@@ -125,7 +133,7 @@ fn exchange(pos: &Chess, m: Move, mut visit: impl FnMut(usize, i32) -> ControlFl
     let mut attackers = (steppers | sliders(occupied)) & occupied;
     let mut side = !pos.turn();
     // The piece now standing on the target square, which the next capture wins.
-    let mut on_square = m.promotion().unwrap_or(m.role());
+    let mut on_square = promotion.unwrap_or(role);
     let mut last_gain = first_gain;
     let mut depth = 0;
     loop {

@@ -1044,7 +1044,9 @@ impl Worker<'_> {
 /// in order only to be pruned.
 #[derive(Clone, Copy)]
 struct Unpruned {
-    moves: [Option<Move>; Unpruned::CAPACITY],
+    /// Packed, which tells the legal moves of a position apart as well: comparing two is one
+    /// integer comparison, where `Move`'s equality dispatches on the kind of move.
+    moves: [PackedMove; Unpruned::CAPACITY],
     len: usize,
 }
 
@@ -1063,7 +1065,7 @@ impl Unpruned {
         see_threshold: Option<i32>,
     ) -> Option<Self> {
         let mut list = Unpruned {
-            moves: [None; Unpruned::CAPACITY],
+            moves: [PackedMove::NONE; Unpruned::CAPACITY],
             len: 0,
         };
         for (&m, &score) in moves.iter().zip(scores) {
@@ -1074,7 +1076,7 @@ impl Unpruned {
                 checks.gives_check(pos, m)
             };
             if kept {
-                *list.moves.get_mut(list.len)? = Some(m);
+                *list.moves.get_mut(list.len)? = PackedMove::new(m);
                 list.len += 1;
             }
         }
@@ -1087,7 +1089,8 @@ impl Unpruned {
 
     /// Whether `m` is listed; if so it is taken off the list.
     fn take(&mut self, m: Move) -> bool {
-        let Some(i) = self.moves[..self.len].iter().position(|&x| x == Some(m)) else {
+        let packed = PackedMove::new(m);
+        let Some(i) = self.moves[..self.len].iter().position(|&x| x == packed) else {
             return false;
         };
         self.len -= 1;

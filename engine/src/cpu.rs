@@ -1,0 +1,32 @@
+//! The x86-64 instructions beyond the baseline target that the hottest code is also compiled
+//! with: popcnt, BMI1 (`andn`, `blsr`, `tzcnt`), BMI2 (shifts by a register without `cl`) and
+//! lzcnt; and SSE4.1 for the move picker's maximum. Such code comes in two copies, one
+//! compiled with them and taken when the CPU has them, and a portable one.
+
+#[cfg(target_arch = "x86_64")]
+static BIT_INSTRUCTIONS: std::sync::LazyLock<bool> = std::sync::LazyLock::new(|| {
+    std::is_x86_feature_detected!("popcnt")
+        && std::is_x86_feature_detected!("bmi1")
+        && std::is_x86_feature_detected!("bmi2")
+        && std::is_x86_feature_detected!("lzcnt")
+});
+
+/// Whether the CPU has popcnt, BMI1, BMI2 and lzcnt (checked once: std's check tests its
+/// cache once a feature, four times each call).
+#[cfg(target_arch = "x86_64")]
+#[inline]
+pub(crate) fn has_bit_instructions() -> bool {
+    *BIT_INSTRUCTIONS
+}
+
+#[cfg(target_arch = "x86_64")]
+static SSE41: std::sync::LazyLock<bool> =
+    std::sync::LazyLock::new(|| std::is_x86_feature_detected!("sse4.1"));
+
+/// Whether the CPU has SSE4.1 (whose `pmaxsd` takes the maximum of four scores at once;
+/// SSE2 needs four instructions for it).
+#[cfg(target_arch = "x86_64")]
+#[inline]
+pub(crate) fn has_sse41() -> bool {
+    *SSE41
+}
