@@ -63,6 +63,26 @@ fn counts(board: &Board, color: Color) -> [i32; 7] {
     ]
 }
 
+/// The piece counts of `board` (pawn..queen, White's then Black's) in 6 bits each: equal keys,
+/// equal imbalance terms (no side has 64 pieces of a role).
+#[inline(always)]
+pub(super) fn material_key(board: &Board) -> u64 {
+    let mut key = 0;
+    for color in Color::ALL {
+        let ours = board.by_color(color);
+        for role in [
+            Role::Pawn,
+            Role::Knight,
+            Role::Bishop,
+            Role::Rook,
+            Role::Queen,
+        ] {
+            key = (key << 6) | u64::from((board.by_role(role) & ours).count() as u8);
+        }
+    }
+    key
+}
+
 /// Pairs of own pieces of roles `a` and `b` in `counts`.
 #[inline(always)]
 fn own_pairs(counts: &[i32; 7], a: Role, b: Role) -> i32 {

@@ -115,7 +115,7 @@ pub fn extract<S: Sink>(pos: &Chess, sink: &mut S) {
     let white_threats = threats::threats(board, Color::White, w, b);
     let black_threats = threats::threats(board, Color::Black, b, w);
     add_both_sides(sink, threats::THREAT_FEATURES, white_threats, black_threats);
-    imbalance::imbalance(board, sink);
+    sink.imbalance(board);
     sink.add(params::feature::TEMPO, sign(pos.turn()));
 }
 
