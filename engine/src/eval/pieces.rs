@@ -192,9 +192,8 @@ fn role_activity<S: Sink>(
         attacked |= reach;
         let hits = (reach & enemy_zone).count() as i32;
         zone_hits += hits;
-        if hits > 0 {
-            *king_units += ATTACKER_UNITS[i];
-        }
+        // Without a branch: whether a piece reaches the zone is hard to predict.
+        *king_units += ATTACKER_UNITS[i] * i32::from(hits > 0);
     }
     sink.add(feature::KING_ATTACK + i, s * zone_hits);
     attacked
