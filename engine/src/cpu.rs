@@ -1,7 +1,8 @@
 //! The x86-64 instructions beyond the baseline target that the hottest code is also compiled
 //! with: popcnt, BMI1 (`andn`, `blsr`, `tzcnt`), BMI2 (shifts by a register without `cl`) and
 //! lzcnt; and SSE4.1 for the move picker's maximum. Such code comes in two copies, one
-//! compiled with them and taken when the CPU has them, and a portable one.
+//! compiled with them and taken when the CPU has them, and a portable one (the evaluation in
+//! three: a middle one compiled with popcnt alone, for CPUs with popcnt but not the BMI set).
 
 #[cfg(target_arch = "x86_64")]
 static BIT_INSTRUCTIONS: std::sync::LazyLock<bool> = std::sync::LazyLock::new(|| {
@@ -29,4 +30,16 @@ static SSE41: std::sync::LazyLock<bool> =
 #[inline]
 pub(crate) fn has_sse41() -> bool {
     *SSE41
+}
+
+#[cfg(target_arch = "x86_64")]
+static POPCNT: std::sync::LazyLock<bool> =
+    std::sync::LazyLock::new(|| std::is_x86_feature_detected!("popcnt"));
+
+/// Whether the CPU has popcnt (checked once), for the evaluation's middle copy on CPUs
+/// without all of [`has_bit_instructions`].
+#[cfg(target_arch = "x86_64")]
+#[inline]
+pub(crate) fn has_popcnt() -> bool {
+    *POPCNT
 }

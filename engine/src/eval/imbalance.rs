@@ -63,6 +63,26 @@ fn counts(board: &Board, color: Color) -> [i32; 7] {
     ]
 }
 
+/// The piece counts of `board` (pawn..queen, White's then Black's) in 6 bits each: equal keys,
+/// equal imbalance terms (no side has 64 pieces of a role).
+#[inline(always)]
+pub(super) fn material_key(board: &Board) -> u64 {
+    let mut key = 0;
+    for color in Color::ALL {
+        let ours = board.by_color(color);
+        for role in [
+            Role::Pawn,
+            Role::Knight,
+            Role::Bishop,
+            Role::Rook,
+            Role::Queen,
+        ] {
+            key = (key << 6) | u64::from((board.by_role(role) & ours).count() as u8);
+        }
+    }
+    key
+}
+
 /// Pairs of own pieces of roles `a` and `b` in `counts`.
 #[inline(always)]
 fn own_pairs(counts: &[i32; 7], a: Role, b: Role) -> i32 {
@@ -74,7 +94,8 @@ fn own_pairs(counts: &[i32; 7], a: Role, b: Role) -> i32 {
     }
 }
 
-/// Reports both sides' imbalance features (White minus Black).
+/// Reports both sides' imbalance features (White minus Black), and the other features of the
+/// piece counts alone: the bishop pair and knights, rooks and queens by own pawn count.
 #[inline(always)]
 pub(super) fn imbalance<S: Sink>(board: &Board, sink: &mut S) {
     let white = counts(board, Color::White);
@@ -87,6 +108,20 @@ pub(super) fn imbalance<S: Sink>(board: &Board, sink: &mut S) {
         let (a, b) = (a as usize, b as usize);
         let coef = white[a] * black[b] - black[a] * white[b];
         sink.add(feature::IMBALANCE_VS + i, coef);
+    }
+    // The other terms of the piece counts alone (see [`super::pieces::piece_activity`]):
+    // the bishop pair, and knights, rooks and queens by own pawn count, from an average of
+    // five own pawns.
+    let pair = |counts: &[i32; 7]| i32::from(counts[Role::Bishop as usize] >= 2);
+    sink.add(feature::BISHOP_PAIR, pair(&white) - pair(&black));
+    for (feature, role) in [
+        (feature::KNIGHT_PAWNS, Role::Knight),
+        (feature::ROOK_PAWNS, Role::Rook),
+        (feature::QUEEN_PAWNS, Role::Queen),
+    ] {
+        let by_pawns =
+            |counts: &[i32; 7]| counts[role as usize] * (counts[Role::Pawn as usize] - 5);
+        sink.add(feature, by_pawns(&white) - by_pawns(&black));
     }
 }
 

@@ -115,7 +115,7 @@ pub fn extract<S: Sink>(pos: &Chess, sink: &mut S) {
     let white_threats = threats::threats(board, Color::White, w, b);
     let black_threats = threats::threats(board, Color::Black, b, w);
     add_both_sides(sink, threats::THREAT_FEATURES, white_threats, black_threats);
-    imbalance::imbalance(board, sink);
+    sink.imbalance(board);
     sink.add(params::feature::TEMPO, sign(pos.turn()));
 }
 
@@ -214,6 +214,9 @@ pub struct Evaluator {
     /// once here rather than at every evaluation.
     #[cfg(target_arch = "x86_64")]
     bit_instructions: bool,
+    /// Whether the CPU has popcnt ([`crate::cpu::has_popcnt`]), for CPUs without the BMI set.
+    #[cfg(target_arch = "x86_64")]
+    popcnt: bool,
 }
 
 impl Evaluator {
@@ -231,6 +234,8 @@ impl Evaluator {
             scales: scales(params),
             #[cfg(target_arch = "x86_64")]
             bit_instructions: crate::cpu::has_bit_instructions(),
+            #[cfg(target_arch = "x86_64")]
+            popcnt: crate::cpu::has_popcnt(),
         }
     }
 
@@ -292,6 +297,10 @@ impl Evaluator {
                 // SAFETY: the CPU supports these instructions, as `new` checked.
                 return unsafe { self.finish_bit_instructions::<PIECE_SQUARES>(pos, sums, pawns) };
             }
+            if self.popcnt {
+                // SAFETY: the CPU supports popcnt, as `new` checked.
+                return unsafe { self.finish_popcnt::<PIECE_SQUARES>(pos, sums, pawns) };
+            }
             self.finish_without_bit_instructions::<PIECE_SQUARES>(pos, sums, pawns)
         }
         #[cfg(not(target_arch = "x86_64"))]
@@ -304,6 +313,21 @@ impl Evaluator {
     #[cold]
     #[inline(never)]
     fn finish_without_bit_instructions<const PIECE_SQUARES: bool>(
+        &self,
+        pos: &Chess,
+        sums: Packed,
+        pawns: Option<&mut PawnCache>,
+    ) -> i32 {
+        self.finish_portable::<PIECE_SQUARES>(pos, sums, pawns)
+    }
+
+    /// The evaluation on an x86-64 CPU with popcnt but not the BMI set (which counts squares
+    /// dozens of times a call): out of line, like the portable copy.
+    #[cfg(target_arch = "x86_64")]
+    #[cold]
+    #[inline(never)]
+    #[target_feature(enable = "popcnt")]
+    fn finish_popcnt<const PIECE_SQUARES: bool>(
         &self,
         pos: &Chess,
         sums: Packed,

@@ -6,6 +6,7 @@
 
 use shakmaty::{Bitboard, Board, Color};
 
+use super::imbalance::{imbalance, material_key};
 use super::pawns::pawn_structure;
 use super::sink::{Packed, PackedWeights, PawnEntry, WeightSink};
 
@@ -54,6 +55,8 @@ pub struct PawnCache {
     /// The king terms by pawn placement, side and king square: a pawn slot keeps them for
     /// one square of each king, and the kings move back and forth in a search tree.
     kings: Box<[KingSlot]>,
+    /// The imbalance sums by piece counts ([`super::imbalance::material_key`]).
+    material: Box<[MaterialSlot]>,
 }
 
 impl Default for PawnCache {
@@ -61,6 +64,7 @@ impl Default for PawnCache {
         PawnCache {
             slots: vec![Slot::default(); SLOTS].into_boxed_slice(),
             kings: vec![KingSlot::default(); KING_SLOTS].into_boxed_slice(),
+            material: vec![MaterialSlot::default(); MATERIAL_SLOTS].into_boxed_slice(),
         }
     }
 }
@@ -87,6 +91,30 @@ impl Default for KingSlot {
             black: Bitboard::EMPTY,
             sums: Packed::default(),
             tag: NO_KING_TERMS,
+        }
+    }
+}
+
+/// Slots (a power of two) of [`MaterialSlot`]s: 16 KiB (a search tree sees few sets of
+/// piece counts).
+const MATERIAL_SLOTS: usize = 1 << 10;
+
+/// The imbalance sums of one set of piece counts.
+#[derive(Clone, Copy)]
+struct MaterialSlot {
+    /// The [`super::imbalance::material_key`], or [`NO_MATERIAL`].
+    key: u64,
+    sums: Packed,
+}
+
+/// A key that no board has (keys use 60 bits).
+const NO_MATERIAL: u64 = u64::MAX;
+
+impl Default for MaterialSlot {
+    fn default() -> Self {
+        MaterialSlot {
+            key: NO_MATERIAL,
+            sums: Packed::default(),
         }
     }
 }
@@ -138,6 +166,25 @@ impl PawnCache {
     pub fn clear(&mut self) {
         self.slots.fill(Slot::default());
         self.kings.fill(KingSlot::default());
+        self.material.fill(MaterialSlot::default());
+    }
+
+    /// The weighted sum of [`super::imbalance::imbalance`] of `board`, computed with
+    /// `weights` when the slot does not hold it.
+    #[inline(always)]
+    pub(super) fn imbalance(&mut self, board: &Board, weights: &PackedWeights) -> Packed {
+        let key = material_key(board);
+        let hash = key.wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        let slot = &mut self.material[(hash >> (64 - MATERIAL_SLOTS.trailing_zeros())) as usize];
+        if slot.key != key {
+            let mut sink = summing(weights);
+            imbalance(board, &mut sink);
+            *slot = MaterialSlot {
+                key,
+                sums: sink.sums,
+            };
+        }
+        slot.sums
     }
 
     /// The sums of [`super::pawns_and_king_terms`] and the passed pawns of `board`, computed

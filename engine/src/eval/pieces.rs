@@ -23,8 +23,10 @@ const MOBILITY: [usize; 4] = [
 /// - king attack: the number of squares of the enemy king zone (king square and its
 ///   neighbours) it attacks, summed per role;
 ///
-/// plus the bishop pair, rooks on open (no pawns) or semi-open (only enemy pawns) files, own
-/// pawns fixed by an enemy pawn on each bishop's colour, and minors behind an own pawn.
+/// plus rooks on open (no pawns) or semi-open (only enemy pawns) files, own pawns fixed by an
+/// enemy pawn on each bishop's colour, and minors behind an own pawn. The bishop pair and
+/// knights, rooks and queens by own pawn count depend on the piece counts alone and are
+/// reported with the imbalance ([`super::imbalance::imbalance`]).
 /// `enemy_pawn_attacks`: the squares the other side's pawns attack. Returns the squares these
 /// pieces attack, for the threat terms.
 #[inline(always)]
@@ -70,10 +72,6 @@ pub(super) fn piece_activity<S: Sink>(
         king_units,
     };
 
-    if (board.bishops() & ours).more_than_one() {
-        sink.add(feature::BISHOP_PAIR, s);
-    }
-
     let own_pawns = board.pawns() & ours;
     let (mut open, mut semi_open) = (0, 0);
     for square in board.rooks() & ours {
@@ -103,18 +101,7 @@ pub(super) fn piece_activity<S: Sink>(
     let own_minors = (board.knights() | board.bishops()) & ours;
     let shielded = (behind(own_pawns) & own_minors).count() as i32;
     sink.add(feature::MINOR_BEHIND_PAWN, s * shielded);
-    // Material by pawn count, from an average of five own pawns.
-    let pawn_excess = own_pawns.count() as i32 - 5;
     let count = |pieces: Bitboard| (pieces & ours).count() as i32;
-    sink.add(
-        feature::KNIGHT_PAWNS,
-        s * count(board.knights()) * pawn_excess,
-    );
-    sink.add(feature::ROOK_PAWNS, s * count(board.rooks()) * pawn_excess);
-    sink.add(
-        feature::QUEEN_PAWNS,
-        s * count(board.queens()) * pawn_excess,
-    );
     let pawns_on_colour = on_light * (own_pawns & Bitboard::LIGHT_SQUARES).count() as i32
         + on_dark * (own_pawns & Bitboard::DARK_SQUARES).count() as i32;
     sink.add(feature::BISHOP_PAWNS, s * pawns_on_colour);
@@ -205,9 +192,8 @@ fn role_activity<S: Sink>(
         attacked |= reach;
         let hits = (reach & enemy_zone).count() as i32;
         zone_hits += hits;
-        if hits > 0 {
-            *king_units += ATTACKER_UNITS[i];
-        }
+        // Without a branch: whether a piece reaches the zone is hard to predict.
+        *king_units += ATTACKER_UNITS[i] * i32::from(hits > 0);
     }
     sink.add(feature::KING_ATTACK + i, s * zone_hits);
     attacked

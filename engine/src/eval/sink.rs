@@ -30,6 +30,17 @@ pub trait Sink {
     {
         super::pawns_and_king_terms(board, self)
     }
+
+    /// Reports both sides' imbalance features ([`super::imbalance::imbalance`]); the
+    /// search's sink adds their weighted sum from its cache instead (they depend on the
+    /// piece counts alone, which few moves change).
+    #[inline(always)]
+    fn imbalance(&mut self, board: &Board)
+    where
+        Self: Sized,
+    {
+        super::imbalance::imbalance(board, self)
+    }
 }
 
 /// Per-feature `[mg, eg]` weights (flat features hold the same weight twice).
@@ -117,6 +128,14 @@ impl<const PIECE_SQUARES: bool> Sink for WeightSink<'_, PIECE_SQUARES> {
                 entry.passed
             }
             None => super::pawns_and_king_terms(board, self),
+        }
+    }
+
+    #[inline(always)]
+    fn imbalance(&mut self, board: &Board) {
+        match self.pawns.as_deref_mut() {
+            Some(cache) => self.sums = self.sums.plus(cache.imbalance(board, self.weights)),
+            None => super::imbalance::imbalance(board, self),
         }
     }
 }
