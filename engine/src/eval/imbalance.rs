@@ -11,7 +11,9 @@
 //!   times own `b`, which is already White minus Black.
 //!
 //! Two bishops are the bishop pair's (`bishop_pair`); knights, rooks and queens by own pawns
-//! are `knight_pawns`, `rook_pawns` and `queen_pawns`. Queen pairs are too rare to fit.
+//! are `knight_pawns`, `rook_pawns` and `queen_pawns`. Those depend on the piece counts alone
+//! too, so [`imbalance`] reports them here, and the search takes all of them from one cache
+//! entry per set of counts. Queen pairs are too rare to fit.
 
 use shakmaty::{Board, Color, Role};
 
@@ -67,20 +69,11 @@ fn counts(board: &Board, color: Color) -> [i32; 7] {
 /// equal imbalance terms (no side has 64 pieces of a role).
 #[inline(always)]
 pub(super) fn material_key(board: &Board) -> u64 {
-    let mut key = 0;
-    for color in Color::ALL {
-        let ours = board.by_color(color);
-        for role in [
-            Role::Pawn,
-            Role::Knight,
-            Role::Bishop,
-            Role::Rook,
-            Role::Queen,
-        ] {
-            key = (key << 6) | u64::from((board.by_role(role) & ours).count() as u8);
-        }
-    }
-    key
+    let (white, black) = (counts(board, Color::White), counts(board, Color::Black));
+    white[1..6]
+        .iter()
+        .chain(&black[1..6])
+        .fold(0, |key, &n| (key << 6) | n as u64)
 }
 
 /// Pairs of own pieces of roles `a` and `b` in `counts`.

@@ -11,9 +11,9 @@
 //! both, so it counts the same in every phase.
 //!
 //! Files by concern: `material` (material, piece-square tables), `pawns` (passed, doubled,
-//! isolated, backward, connected pawns, supported passers, space), `pieces` (mobility, bishop pair,
-//! rook files, attacks on the king zone, bishops hemmed in by rammed pawns, minors behind a
-//! pawn, knights and rooks by own pawn count), `king` (shelter, open files, the shelter and
+//! isolated, backward, connected pawns, supported passers, space), `pieces` (mobility, rook
+//! files, attacks on the king zone, bishops hemmed in by rammed pawns, minors behind a pawn),
+//! `king` (shelter, open files, the shelter and
 //! storm tables by file and distance),
 //! `threats` (pieces attacked by pawns or minors, queens by rooks, hanging pieces, pieces a
 //! safe pawn push would attack), `passers` (kings and passed pawns, free, unstoppable passers, rooks behind
@@ -22,7 +22,7 @@
 //! (attack units on the enemy king from zone attackers and safe checks, weak squares next to
 //! it), `mating`
 //! (K+piece vs K, dead draws), `imbalance` (products of piece counts: own pairs and pairs
-//! against the enemy's). The side to move gets the tempo feature (+1 if White is to
+//! against the enemy's; the bishop pair and pieces by own pawn count). The side to move gets the tempo feature (+1 if White is to
 //! move, −1 if Black).
 //!
 //! The endgame sum is then scaled down in drawish material (`scale`: opposite-coloured

@@ -1,6 +1,7 @@
 //! Outposts and the seventh rank: knights and bishops on squares no enemy pawn can ever
-//! attack, backed by an own pawn, and knights one move from such a square; rooks and queens on the seventh rank when that rank holds
-//! enemy pawns or cuts off the enemy king on the eighth.
+//! attack, backed by an own pawn, and knights one move from such a square; rooks and queens
+//! on the seventh rank when that rank holds enemy pawns or cuts off the enemy king on the
+//! eighth.
 
 use shakmaty::{Bitboard, Board, Color, Rank, attacks};
 

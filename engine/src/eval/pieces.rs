@@ -1,7 +1,7 @@
-//! Piece activity: mobility, bishop pair, rooks on (semi-)open files, attacks on the king zone,
-//! bishops hemmed in by their own fixed pawns or on a long diagonal, own pawns on a bishop's
-//! colour, minor pieces behind a pawn, knights, rooks and queens by the count of own pawns,
-//! rooks on an enemy queen's file.
+//! Piece activity: mobility, rooks on (semi-)open files, attacks on the king zone, bishops
+//! hemmed in by their own fixed pawns or on a long diagonal, own pawns on a bishop's colour,
+//! minor pieces behind a pawn, rooks on an enemy queen's file, trapped rooks. (The bishop pair
+//! and pieces by own pawn count depend on the counts alone: `imbalance` reports them.)
 
 use shakmaty::{Bitboard, Board, Color, File, Rank, Square, attacks};
 

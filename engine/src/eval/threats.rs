@@ -58,9 +58,9 @@ pub(super) const THREAT_FEATURES: [FeatureId; 12] = [
 /// Counts of `color`'s threats on the other side's knights, bishops, rooks and queens, by
 /// [`THREAT_FEATURES`]: attacked by a pawn (`THREAT_BY_PAWN`), rooks and queens attacked by
 /// a knight or bishop (`THREAT_BY_MINOR`), queens attacked by a rook (`THREAT_BY_ROOK`),
-/// attacked by anything while defended by nothing (`HANGING`), and attacked after a safe pawn
+/// attacked by anything while defended by nothing (`HANGING`), attacked after a safe pawn
 /// push (`PAWN_PUSH_THREAT`), knights, bishops and rooks only the queen defends
-/// (`WEAK_QUEEN_PROTECTION`). Counted per side, so that the caller adds each feature's
+/// (`WEAK_QUEEN_PROTECTION`), and the others listed there. Counted per side, so that the caller adds each feature's
 /// weight once for both sides.
 #[inline(always)]
 pub(super) fn threats(board: &Board, color: Color, ours: &Attacks, theirs: &Attacks) -> [i32; 12] {

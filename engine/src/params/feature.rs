@@ -177,10 +177,10 @@ pub const PAWN_ISLANDS: FeatureId = WEAK_UNOPPOSED_PAWN + 1;
 pub const IMBALANCE_OWN: FeatureId = PAWN_ISLANDS + 1;
 /// Material imbalance, own pieces against the enemy's: [`crate::eval::imbalance::VS_PAIRS`]
 /// entries, named `imbalance_<role>_vs_<role>`.
-pub const IMBALANCE_VS: FeatureId = IMBALANCE_OWN + 9;
+pub const IMBALANCE_VS: FeatureId = IMBALANCE_OWN + crate::eval::imbalance::OWN_PAIRS.len();
 /// Own knights off an outpost that attack an empty or enemy-held outpost square (one they can
 /// reach in a move), counted.
-pub const REACHABLE_OUTPOST: FeatureId = IMBALANCE_VS + 10;
+pub const REACHABLE_OUTPOST: FeatureId = IMBALANCE_VS + crate::eval::imbalance::VS_PAIRS.len();
 /// Enemy knights, bishops and rooks we attack that only their queen defends, counted.
 pub const WEAK_QUEEN_PROTECTION: FeatureId = REACHABLE_OUTPOST + 1;
 /// Pawn shelter, per file of the three around the king (its file clamped to b..g, and the
