@@ -10,7 +10,7 @@ use harness::tune::kfit::fit_k;
 use harness::tune::model::FeatureWeights;
 use harness::tune::optim::OptimOptions;
 use harness::tune::session::{
-    self, DEFAULT_L2, DEFAULT_PATIENCE, DEFAULT_SMOOTHNESS, KFitOn, Log, TuneConfig,
+    self, DEFAULT_L2, DEFAULT_PATIENCE, DEFAULT_SMOOTHNESS, KFitOn, Log, ScoreScale, TuneConfig,
 };
 use harness::tune::traces::{LoadOptions, Split, load};
 
@@ -69,6 +69,7 @@ fn material_and_pst_tune_with_defaults_generalises() {
         validation: 0.1,
         split: Split::Random,
         score_weight: 0.0,
+        score_scale: ScoreScale::Eval,
         seed: 1,
         resolve: false,
         checkpoint_every: 0,

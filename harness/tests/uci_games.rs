@@ -3,7 +3,11 @@
 //! over UCI plays exactly the games it plays in-process. The misbehaving engine is the
 //! workspace's `fake-uci`.
 
+#[path = "common/engine_binary.rs"]
+mod engine_binary;
 mod fake_engines;
+
+use engine_binary::engine_binary;
 
 use std::path::PathBuf;
 use std::process::Command;
@@ -240,28 +244,6 @@ fn interruption_abandons_a_waiting_game_quickly() {
         began.elapsed() < Duration::from_secs(10),
         "did not wait for the 60 s limit"
     );
-}
-
-/// Our `engine` binary, built in this profile's target folder if needed.
-fn engine_binary() -> PathBuf {
-    static BINARY: OnceLock<PathBuf> = OnceLock::new();
-    BINARY
-        .get_or_init(|| {
-            let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
-            let status = Command::new(cargo)
-                .args(["build", "-p", "engine", "--bin", "engine"])
-                .current_dir(env!("CARGO_MANIFEST_DIR"))
-                .status()
-                .expect("cargo runs");
-            assert!(status.success(), "building the engine binary failed");
-            // This test runs from <target>/<profile>/deps/.
-            let exe = std::env::current_exe().expect("test path");
-            exe.parent()
-                .and_then(|deps| deps.parent())
-                .expect("profile folder")
-                .join("engine")
-        })
-        .clone()
 }
 
 #[test]

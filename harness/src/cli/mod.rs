@@ -59,6 +59,8 @@ pub enum Command {
     Book(cmd::book::BookArgs),
     /// Generate labelled positions for the tuner by self-play.
     Datagen(cmd::datagen::DatagenArgs),
+    /// Give labelled positions another UCI engine's search scores (e.g. Stockfish's).
+    Relabel(cmd::relabel::RelabelArgs),
     /// Texel-tune evaluation weights on labelled positions.
     Tune(cmd::tune::TuneArgs),
     /// Write report.md and report.html for finished match folders.
@@ -82,6 +84,7 @@ pub fn run(cli: Cli) -> anyhow::Result<std::process::ExitCode> {
         Command::Spsa(args) => cmd::spsa::run(*args),
         Command::Book(args) => cmd::book::run(args),
         Command::Datagen(args) => cmd::datagen::run(args),
+        Command::Relabel(args) => cmd::relabel::run(args),
         Command::Tune(args) => cmd::tune::run(args),
         Command::Report(args) => cmd::report::run(args),
         Command::Bench(args) => cmd::bench::run(args),

@@ -10,6 +10,7 @@ pub mod book;
 pub mod datagen;
 pub mod elo;
 pub mod gauntlet;
+pub mod relabel;
 pub mod report;
 pub mod run_match;
 pub mod spsa;

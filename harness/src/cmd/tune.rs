@@ -9,7 +9,8 @@ use crate::UsageError;
 use crate::tune::dataset::Format;
 use crate::tune::optim::{OptimOptions, Optimizer};
 use crate::tune::session::{
-    self, DEFAULT_L2, DEFAULT_PATIENCE, DEFAULT_SMOOTHNESS, KFitOn, Log, TuneConfig, TuneSummary,
+    self, DEFAULT_L2, DEFAULT_PATIENCE, DEFAULT_SMOOTHNESS, KFitOn, Log, ScoreScale, TuneConfig,
+    TuneSummary,
 };
 use crate::tune::traces::Split;
 
@@ -64,6 +65,11 @@ pub struct TuneArgs {
     /// --format score`); validation is always against game results.
     #[arg(long, default_value_t = 0.0)]
     pub score_weight: f64,
+    /// K of the scores in that target: `eval`, the evaluation's (scores from our own engine),
+    /// or `fit`, fitted on the scored positions' results (another engine's scores, as
+    /// `harness relabel` writes).
+    #[arg(long, value_enum, default_value = "eval")]
+    pub score_k: ScoreScale,
     /// Validation positions: `random` (seeded), or `tail`, the last positions in file order,
     /// which for `harness datagen` output are whole games.
     #[arg(long, value_enum, default_value = "random")]
@@ -138,6 +144,7 @@ pub fn run(args: TuneArgs) -> anyhow::Result<ExitCode> {
         validation: args.validation,
         split: args.split,
         score_weight: args.score_weight,
+        score_scale: args.score_k,
         seed: args.seed,
         resolve: args.resolve,
         checkpoint_every: args.checkpoint_every,

@@ -2,9 +2,11 @@
 //!
 //! - [`selfplay`]: games of the engine against itself, in parallel, on the match runner's loop;
 //! - [`filter`]: which positions of a game are kept, resolved to quiet ones, deduplicated;
-//! - [`writer`]: the output lines, written whole as each game ends.
+//! - [`writer`]: the output lines, written whole as each game ends;
+//! - [`relabel`]: existing positions given another engine's scores.
 
 pub mod filter;
+pub mod relabel;
 pub mod selfplay;
 pub mod writer;
 

@@ -10,8 +10,8 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use anyhow::Context as _;
-use shakmaty::EnPassantMode;
 use shakmaty::fen::Fen;
+use shakmaty::{Chess, EnPassantMode};
 
 use super::filter::Candidate;
 use crate::game::GameResult;
@@ -42,6 +42,16 @@ pub fn format_line(candidate: &Candidate, result: GameResult, format: OutputForm
     match format {
         OutputFormat::Book => format!("{fen} [{label}]"),
         OutputFormat::Score => format!("{fen}; {}; {label}", candidate.score_white),
+    }
+}
+
+/// A `FEN; score; result` line (no newline) for a position with a result in `[0, 1]`.
+pub fn score_line(position: &Chess, score_white: i32, result: f32) -> String {
+    let fen = Fen::from_position(position, EnPassantMode::Legal);
+    if (result * 2.0).fract() == 0.0 {
+        format!("{fen}; {score_white}; {result:.1}")
+    } else {
+        format!("{fen}; {score_white}; {result}")
     }
 }
 

@@ -44,9 +44,19 @@ impl CostFunction for KLoss {
 /// The K minimising the mean squared error of `set` under `weights`, and that error.
 pub fn fit_k(set: &TraceSet, weights: &FeatureWeights) -> anyhow::Result<(f64, f64)> {
     anyhow::ensure!(!set.is_empty(), "no positions to fit K on");
+    fit_scale(
+        evaluations(set, weights),
+        set.results().iter().map(|&r| f64::from(r)).collect(),
+    )
+}
+
+/// The K for which `sigmoid(K · value / 400)` predicts `results` best, and its error: the
+/// scale of any centipawn figure (an evaluation, or another engine's search scores).
+pub fn fit_scale(values: Vec<f64>, results: Vec<f64>) -> anyhow::Result<(f64, f64)> {
+    anyhow::ensure!(!values.is_empty(), "no positions to fit K on");
     let problem = KLoss {
-        evals: evaluations(set, weights),
-        results: set.results().iter().map(|&r| f64::from(r)).collect(),
+        evals: values,
+        results,
     };
     let solver = BrentOpt::new(K_RANGE.0, K_RANGE.1).set_tolerance(1e-8, 1e-7);
     let result = Executor::new(problem, solver)
@@ -59,4 +69,22 @@ pub fn fit_k(set: &TraceSet, weights: &FeatureWeights) -> anyhow::Result<(f64, f
         .context("fitting K: Brent's method found no value")?;
     let mse = result.state.best_cost;
     Ok((k, mse))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fit_scale_finds_the_k_that_made_the_results() {
+        // Results drawn as the expected scores of sigmoid(1.7 · value / 400): the fit finds 1.7.
+        let values: Vec<f64> = (-400..=400).map(|v| f64::from(v) * 2.0).collect();
+        let results: Vec<f64> = values
+            .iter()
+            .map(|&v| sigmoid(1.7 * v / CP_SCALE))
+            .collect();
+        let (k, error) = fit_scale(values, results).unwrap();
+        assert!((k - 1.7).abs() < 1e-3, "K = {k}");
+        assert!(error < 1e-9, "MSE {error}");
+    }
 }

@@ -10,7 +10,7 @@ use engine::params::{EVAL_PARAMS, ParamId, ParamKind, Params, specs};
 use regex::Regex;
 
 use super::dataset::Format;
-use super::kfit::fit_k;
+use super::kfit::{fit_k, fit_scale};
 use super::model::{FeatureWeights, Objective, mse, parameter_usage};
 use super::optim::{Control, OnProgress, OptimOptions, minimize};
 use super::traces::{self, LoadOptions, Split, TraceSet};
@@ -52,6 +52,16 @@ pub enum KFitOn {
     Train,
 }
 
+/// The scale of the search scores in the blended target `sigmoid(K · score / 400)`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum ScoreScale {
+    /// The evaluation's K: right for scores from our own engine's search.
+    Eval,
+    /// A K of their own, fitted on the scored training positions' results: for another
+    /// engine's scores (`harness relabel`), whose centipawns are not ours.
+    Fit,
+}
+
 /// Everything a run needs.
 #[derive(Clone, Debug)]
 pub struct TuneConfig {
@@ -80,6 +90,7 @@ pub struct TuneConfig {
     /// Weight of the search score in the training target (0 = the game result alone); the
     /// validation error is always measured against game results.
     pub score_weight: f64,
+    pub score_scale: ScoreScale,
     pub seed: u64,
     /// Run quiescence at load and keep the leaf; drop positions in check.
     pub resolve: bool,
@@ -239,7 +250,18 @@ pub fn run(config: &TuneConfig) -> anyhow::Result<TuneSummary> {
             train.len()
         ));
     }
-    train.blend_scores(k, config.score_weight);
+    let score_k = match config.score_scale {
+        ScoreScale::Fit if config.score_weight > 0.0 => {
+            let (values, results) = train.scored_pairs();
+            let (score_k, error) = fit_scale(values, results)?;
+            log.line(format_args!(
+                "score K = {score_k:.4} (sigmoid(K*score/400) against the results: MSE {error:.6})"
+            ));
+            score_k
+        }
+        _ => k,
+    };
+    train.blend_scores(score_k, config.score_weight);
     validation.blend_scores(k, 0.0);
     let initial_mse = mse(&train, &init_weights, k);
     let validation = Arc::new(validation);

@@ -93,6 +93,16 @@ impl TraceSet {
         &self.results
     }
 
+    /// The search scores and results of the positions that carry a score.
+    pub fn scored_pairs(&self) -> (Vec<f64>, Vec<f64>) {
+        self.scores
+            .iter()
+            .zip(&self.results)
+            .filter(|(s, _)| !s.is_nan())
+            .map(|(&s, &r)| (f64::from(s), f64::from(r)))
+            .unzip()
+    }
+
     /// How many positions carry a search score.
     pub fn scored(&self) -> usize {
         self.scores.iter().filter(|s| !s.is_nan()).count()

@@ -1,0 +1,339 @@
+//! Relabelling positions with another engine's scores: each position of a data set searched by
+//! an external UCI engine (say Stockfish at a fixed depth), its score written in place of the
+//! one the line had, the game result kept.
+//!
+//! Fitting our evaluation to a stronger engine's scores takes the fit off our own games' habits.
+//! The output is `FEN; score; result` (White's view), as `harness datagen --format score` writes,
+//! so `harness tune --score-weight` reads it.
+//!
+//! Each position is searched from a cleared table (`ucinewgame`), so a line's score depends only
+//! on the position, the engine and the limit, never on which worker searched it or what it
+//! searched before: the output is the same at any concurrency. After each batch the number of
+//! input positions settled so far goes to `<out>.done`, so a stopped run resumes exactly where it
+//! stopped (positions left out for a mate score leave no line to count).
+
+use std::fs::{File, OpenOptions};
+use std::io::{BufRead, BufReader, Write};
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+use anyhow::Context as _;
+use engine::search::{Limits, Score};
+use shakmaty::{Color, Position};
+
+use super::writer::score_line;
+use crate::UsageError;
+use crate::tune::dataset::{self, Format, ReadOptions, Sample};
+use crate::uci::{UciEngine, UciEngineConfig, UciError};
+
+/// Positions handed out to the workers at a time; a stopped run loses at most one batch.
+const BATCH: usize = 1024;
+
+/// What to relabel, with what, and where to.
+#[derive(Clone, Debug)]
+pub struct RelabelSpec {
+    pub inputs: Vec<PathBuf>,
+    pub format: Format,
+    pub out: PathBuf,
+    /// The engine that scores the positions.
+    pub engine: UciEngineConfig,
+    /// The search of each position (depth or nodes).
+    pub limits: Limits,
+    /// Longest wait for one search.
+    pub timeout: Duration,
+    /// Keep every `stride`-th position of the inputs (1: all).
+    pub stride: usize,
+    /// Stop once the output holds this many lines (a resumed run's count too).
+    pub limit: Option<u64>,
+    /// Engine processes run at once.
+    pub concurrency: usize,
+    /// Append to `out`, skipping the selected positions that `<out>.done` says are settled.
+    pub resume: bool,
+}
+
+/// How a run went.
+#[derive(Clone, Debug, Default)]
+pub struct RelabelReport {
+    /// Lines this run wrote.
+    pub written: u64,
+    /// Lines the output held before (when resuming).
+    pub held: u64,
+    /// Selected positions settled by the run being resumed.
+    pub resumed: u64,
+    /// Selected positions left out because the engine saw a mate.
+    pub mates: u64,
+    /// Selected positions left out because the engine gave no score.
+    pub unscored: u64,
+    pub elapsed: Duration,
+    /// Stopped by the stop flag before the inputs ran out.
+    pub interrupted: bool,
+}
+
+/// One selected position's fate.
+enum Outcome {
+    Scored(i32),
+    Mate,
+    Unscored,
+}
+
+/// Runs a relabelling; `progress` sees the report after each batch.
+pub fn relabel(
+    spec: &RelabelSpec,
+    stop: &AtomicBool,
+    mut progress: impl FnMut(&RelabelReport),
+) -> anyhow::Result<RelabelReport> {
+    if spec.stride == 0 || spec.concurrency == 0 {
+        return Err(UsageError("stride and concurrency must be at least 1".into()).into());
+    }
+    let started = Instant::now();
+    let mut report = RelabelReport::default();
+    // Selected positions already settled (written or left out) by the run being resumed.
+    let done_path = done_path(&spec.out);
+    let skip = if spec.resume && spec.out.exists() {
+        let settled = read_done(&done_path)?;
+        report.resumed = settled;
+        report.held = count_lines(&spec.out)?;
+        settled
+    } else {
+        0
+    };
+    let mut out = if spec.resume {
+        OpenOptions::new().create(true).append(true).open(&spec.out)
+    } else {
+        File::create(&spec.out)
+    }
+    .map_err(|e| UsageError(format!("cannot write {}: {e}", spec.out.display())))?;
+
+    let engines: Vec<Mutex<UciEngine>> = (0..spec.concurrency)
+        .map(|i| {
+            let mut config = spec.engine.clone();
+            config.name = format!("{} #{}", config.name, i + 1);
+            UciEngine::start(config)
+                .map(Mutex::new)
+                .map_err(|e| anyhow::anyhow!("starting {}: {e}", spec.engine.name))
+        })
+        .collect::<anyhow::Result<_>>()?;
+
+    let mut selected = 0u64;
+    let mut pending: Vec<Sample> = Vec::with_capacity(BATCH);
+    let mut lines = String::new();
+    let full = |report: &RelabelReport| {
+        spec.limit
+            .is_some_and(|l| report.held + report.written >= l)
+    };
+    'inputs: for input in &spec.inputs {
+        let mut index = 0usize;
+        let read = dataset::read_chunks(
+            input,
+            ReadOptions {
+                format: spec.format,
+                skip_bad: false,
+            },
+            |chunk| {
+                for sample in chunk {
+                    let keep = index % spec.stride == 0;
+                    index += 1;
+                    if !keep {
+                        continue;
+                    }
+                    selected += 1;
+                    if selected <= skip {
+                        continue;
+                    }
+                    pending.push(sample);
+                    // The last batch before the limit is cut to what the limit leaves.
+                    let room = spec
+                        .limit
+                        .map_or(u64::MAX, |l| l.saturating_sub(report.held + report.written));
+                    if pending.len() == BATCH || pending.len() as u64 >= room {
+                        if flush(
+                            spec,
+                            &engines,
+                            &mut pending,
+                            &mut lines,
+                            &mut out,
+                            &mut report,
+                            stop,
+                        )? {
+                            write_done(&done_path, selected)?;
+                        }
+                        progress(&report);
+                        if stop.load(Ordering::Relaxed) || full(&report) {
+                            return Err(Finished.into());
+                        }
+                    }
+                }
+                Ok(())
+            },
+        );
+        match read {
+            Ok(_) => {}
+            Err(e) if e.is::<Finished>() => break 'inputs,
+            Err(e) => return Err(e),
+        }
+    }
+    if !stop.load(Ordering::Relaxed) && !full(&report) && !pending.is_empty() {
+        if flush(
+            spec,
+            &engines,
+            &mut pending,
+            &mut lines,
+            &mut out,
+            &mut report,
+            stop,
+        )? {
+            write_done(&done_path, selected)?;
+        }
+        progress(&report);
+    }
+    report.interrupted = stop.load(Ordering::Relaxed);
+    report.elapsed = started.elapsed();
+    Ok(report)
+}
+
+/// Ends the reading of the inputs early (stop flag or limit); not an error.
+#[derive(Debug, thiserror::Error)]
+#[error("finished")]
+struct Finished;
+
+/// Scores `pending` on all engines and appends their lines in input order; true when written.
+/// With the stop flag set during the batch nothing of it is written, so the output stays a
+/// prefix of a full run.
+fn flush(
+    spec: &RelabelSpec,
+    engines: &[Mutex<UciEngine>],
+    pending: &mut Vec<Sample>,
+    lines: &mut String,
+    out: &mut File,
+    report: &mut RelabelReport,
+    stop: &AtomicBool,
+) -> anyhow::Result<bool> {
+    let mut outcomes: Vec<Option<Outcome>> = Vec::new();
+    outcomes.resize_with(pending.len(), || None);
+    let outcomes = Mutex::new(outcomes);
+    let next = AtomicUsize::new(0);
+    let failure: Mutex<Option<anyhow::Error>> = Mutex::new(None);
+    std::thread::scope(|scope| {
+        for engine in engines {
+            scope.spawn(|| {
+                let mut engine = engine.lock().unwrap_or_else(|p| p.into_inner());
+                loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    if i >= pending.len() || stop.load(Ordering::Relaxed) {
+                        return;
+                    }
+                    match score_one(&mut engine, &pending[i], spec) {
+                        Ok(outcome) => {
+                            outcomes.lock().unwrap_or_else(|p| p.into_inner())[i] = Some(outcome);
+                        }
+                        Err(e) => {
+                            *failure.lock().unwrap_or_else(|p| p.into_inner()) = Some(e);
+                            stop.store(true, Ordering::Relaxed);
+                            return;
+                        }
+                    }
+                }
+            });
+        }
+    });
+    if let Some(e) = failure.into_inner().unwrap_or_else(|p| p.into_inner()) {
+        return Err(e);
+    }
+    let outcomes = outcomes.into_inner().unwrap_or_else(|p| p.into_inner());
+    if outcomes.iter().any(Option::is_none) {
+        // Stopped part-way: the whole batch is left for a resumed run.
+        pending.clear();
+        return Ok(false);
+    }
+    lines.clear();
+    for (sample, outcome) in pending.iter().zip(outcomes) {
+        match outcome {
+            Some(Outcome::Scored(score)) => {
+                lines.push_str(&score_line(&sample.position, score, sample.result));
+                lines.push('\n');
+                report.written += 1;
+            }
+            Some(Outcome::Mate) => report.mates += 1,
+            Some(Outcome::Unscored) | None => report.unscored += 1,
+        }
+    }
+    out.write_all(lines.as_bytes())
+        .and_then(|()| out.flush())
+        .with_context(|| format!("writing {}", spec.out.display()))?;
+    pending.clear();
+    Ok(true)
+}
+
+/// One search from a cleared table; the score turned to White's view.
+fn score_one(
+    engine: &mut UciEngine,
+    sample: &Sample,
+    spec: &RelabelSpec,
+) -> anyhow::Result<Outcome> {
+    let searched = engine
+        .new_game()
+        .and_then(|()| engine.go(&sample.position, &[], &spec.limits, spec.timeout));
+    let reply = match searched {
+        Ok(reply) => reply,
+        Err(UciError::Fault(fault)) => {
+            return Err(anyhow::anyhow!(
+                "{} on {}: {fault}",
+                spec.engine.name,
+                shakmaty::fen::Fen::from_position(&sample.position, shakmaty::EnPassantMode::Legal)
+            ));
+        }
+        Err(e) => return Err(e.into()),
+    };
+    let white = sample.position.turn() == Color::White;
+    Ok(match reply.info.and_then(|info| info.score) {
+        Some(Score::Cp(cp)) => Outcome::Scored(if white { cp } else { -cp }),
+        Some(Score::Mate(_)) => Outcome::Mate,
+        None => Outcome::Unscored,
+    })
+}
+
+/// `<out>.done`: how many selected input positions the output has settled.
+pub fn done_path(out: &Path) -> PathBuf {
+    let mut name = out.as_os_str().to_owned();
+    name.push(".done");
+    PathBuf::from(name)
+}
+
+fn read_done(path: &Path) -> anyhow::Result<u64> {
+    let text = std::fs::read_to_string(path).map_err(|e| {
+        UsageError(format!(
+            "cannot resume: {} ({e}); it records where the run stopped",
+            path.display()
+        ))
+    })?;
+    text.trim().parse().map_err(|_| {
+        UsageError(format!(
+            "{}:1: '{}' is not a count of positions",
+            path.display(),
+            text.trim()
+        ))
+        .into()
+    })
+}
+
+/// Written to a temporary file and renamed, so a crash leaves the old count or the new one.
+fn write_done(path: &Path, settled: u64) -> anyhow::Result<()> {
+    let mut temporary = path.as_os_str().to_owned();
+    temporary.push(".tmp");
+    std::fs::write(&temporary, format!("{settled}\n"))
+        .and_then(|()| std::fs::rename(&temporary, path))
+        .with_context(|| format!("writing {}", path.display()))
+}
+
+/// Lines in a file (a resumed output: every line is whole, as batches are written whole).
+fn count_lines(path: &Path) -> anyhow::Result<u64> {
+    let file = File::open(path).with_context(|| format!("reading {}", path.display()))?;
+    let mut count = 0u64;
+    for line in BufReader::new(file).lines() {
+        line.with_context(|| format!("reading {}", path.display()))?;
+        count += 1;
+    }
+    Ok(count)
+}
