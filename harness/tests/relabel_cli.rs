@@ -1,6 +1,7 @@
 //! `harness relabel` end to end, with our own engine over UCI as the scoring engine: scores
 //! from White's view, mates left out, results kept; the same file at any concurrency; a run
-//! stopped at a limit and resumed gives the file of one whole run; bad values exit with code 2.
+//! stopped at a limit and resumed gives the file of one whole run; an engine that crashes ends
+//! the run with its name and position, the batches before it kept; bad values exit with code 2.
 
 #[path = "common/engine_binary.rs"]
 mod engine_binary;
@@ -160,4 +161,34 @@ fn bad_values_exit_with_code_2_and_say_what_is_wrong() {
         .unwrap();
     assert_eq!(output.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&output.stderr).contains("cmd=PATH"));
+}
+
+#[test]
+fn a_crashing_engine_ends_the_run_with_its_name_and_the_position() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("in.csv");
+    std::fs::write(
+        &data,
+        "4k3/8/8/8/8/8/8/QK6 w - - 0 1; 12; 1.0\n4k3/8/8/8/8/8/8/QK6 b - - 0 1; 34; 0.5\n",
+    )
+    .unwrap();
+    let out = dir.path().join("out.csv");
+    let output = Command::new(env!("CARGO_BIN_EXE_harness"))
+        .args(["relabel", "--data"])
+        .arg(&data)
+        .arg("--out")
+        .arg(&out)
+        .arg("--engine")
+        .arg(format!("cmd={}", env!("CARGO_BIN_EXE_fake-uci")))
+        .args(["args=--mode crash --at 2", "name=crasher"])
+        .args(["--depth", "2", "--concurrency", "1", "--quiet"])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(!output.status.success(), "{stderr}");
+    assert!(stderr.contains("crasher"), "{stderr}");
+    assert!(stderr.contains("4k3/8/8/8/8/8/8/QK6 b"), "{stderr}");
+    // The failed batch is not written and not counted as settled.
+    assert_eq!(std::fs::read_to_string(&out).unwrap(), "");
+    assert!(!dir.path().join("out.csv.done").exists());
 }

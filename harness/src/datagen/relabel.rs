@@ -99,14 +99,13 @@ pub fn relabel(
     } else {
         0
     };
-    let mut out = if spec.resume {
+    let out = if spec.resume {
         OpenOptions::new().create(true).append(true).open(&spec.out)
     } else {
         File::create(&spec.out)
     }
     .map_err(|e| UsageError(format!("cannot write {}: {e}", spec.out.display())))?;
-
-    let engines: Vec<Mutex<UciEngine>> = (0..spec.concurrency)
+    let engines = (0..spec.concurrency)
         .map(|i| {
             let mut config = spec.engine.clone();
             config.name = format!("{} #{}", config.name, i + 1);
@@ -115,79 +114,59 @@ pub fn relabel(
                 .map_err(|e| anyhow::anyhow!("starting {}: {e}", spec.engine.name))
         })
         .collect::<anyhow::Result<_>>()?;
-
-    let mut selected = 0u64;
-    let mut pending: Vec<Sample> = Vec::with_capacity(BATCH);
-    let mut lines = String::new();
-    let full = |report: &RelabelReport| {
-        spec.limit
-            .is_some_and(|l| report.held + report.written >= l)
+    let mut batches = Batches {
+        spec,
+        engines,
+        pending: Vec::with_capacity(BATCH),
+        lines: String::new(),
+        out,
+        done_path,
+        report,
+        selected: 0,
+        stop,
     };
+
     'inputs: for input in &spec.inputs {
         let mut index = 0usize;
-        let read = dataset::read_chunks(
-            input,
-            ReadOptions {
-                format: spec.format,
-                skip_bad: false,
-            },
-            |chunk| {
-                for sample in chunk {
-                    let keep = index % spec.stride == 0;
-                    index += 1;
-                    if !keep {
-                        continue;
-                    }
-                    selected += 1;
-                    if selected <= skip {
-                        continue;
-                    }
-                    pending.push(sample);
-                    // The last batch before the limit is cut to what the limit leaves.
-                    let room = spec
-                        .limit
-                        .map_or(u64::MAX, |l| l.saturating_sub(report.held + report.written));
-                    if pending.len() == BATCH || pending.len() as u64 >= room {
-                        if flush(
-                            spec,
-                            &engines,
-                            &mut pending,
-                            &mut lines,
-                            &mut out,
-                            &mut report,
-                            stop,
-                        )? {
-                            write_done(&done_path, selected)?;
-                        }
-                        progress(&report);
-                        if stop.load(Ordering::Relaxed) || full(&report) {
-                            return Err(Finished.into());
-                        }
+        let options = ReadOptions {
+            format: spec.format,
+            skip_bad: false,
+        };
+        let read = dataset::read_chunks(input, options, |chunk| {
+            for sample in chunk {
+                let keep = index % spec.stride == 0;
+                index += 1;
+                if !keep {
+                    continue;
+                }
+                batches.selected += 1;
+                if batches.selected <= skip {
+                    continue;
+                }
+                batches.pending.push(sample);
+                // The last batch before the limit is cut to what the limit leaves.
+                if batches.pending.len() == BATCH || batches.pending.len() as u64 >= batches.room()
+                {
+                    batches.flush()?;
+                    progress(&batches.report);
+                    if stop.load(Ordering::Relaxed) || batches.room() == 0 {
+                        return Err(Finished.into());
                     }
                 }
-                Ok(())
-            },
-        );
+            }
+            Ok(())
+        });
         match read {
             Ok(_) => {}
             Err(e) if e.is::<Finished>() => break 'inputs,
             Err(e) => return Err(e),
         }
     }
-    if !stop.load(Ordering::Relaxed) && !full(&report) && !pending.is_empty() {
-        if flush(
-            spec,
-            &engines,
-            &mut pending,
-            &mut lines,
-            &mut out,
-            &mut report,
-            stop,
-        )? {
-            write_done(&done_path, selected)?;
-        }
-        progress(&report);
+    if !stop.load(Ordering::Relaxed) && batches.room() > 0 && !batches.pending.is_empty() {
+        batches.flush()?;
+        progress(&batches.report);
     }
+    let mut report = batches.report;
     report.interrupted = stop.load(Ordering::Relaxed);
     report.elapsed = started.elapsed();
     Ok(report)
@@ -198,72 +177,96 @@ pub fn relabel(
 #[error("finished")]
 struct Finished;
 
-/// Scores `pending` on all engines and appends their lines in input order; true when written.
-/// With the stop flag set during the batch nothing of it is written, so the output stays a
-/// prefix of a full run.
-fn flush(
-    spec: &RelabelSpec,
-    engines: &[Mutex<UciEngine>],
-    pending: &mut Vec<Sample>,
-    lines: &mut String,
-    out: &mut File,
-    report: &mut RelabelReport,
-    stop: &AtomicBool,
-) -> anyhow::Result<bool> {
-    let mut outcomes: Vec<Option<Outcome>> = Vec::new();
-    outcomes.resize_with(pending.len(), || None);
-    let outcomes = Mutex::new(outcomes);
-    let next = AtomicUsize::new(0);
-    let failure: Mutex<Option<anyhow::Error>> = Mutex::new(None);
-    std::thread::scope(|scope| {
-        for engine in engines {
-            scope.spawn(|| {
-                let mut engine = engine.lock().unwrap_or_else(|p| p.into_inner());
-                loop {
-                    let i = next.fetch_add(1, Ordering::Relaxed);
-                    if i >= pending.len() || stop.load(Ordering::Relaxed) {
-                        return;
-                    }
-                    match score_one(&mut engine, &pending[i], spec) {
-                        Ok(outcome) => {
-                            outcomes.lock().unwrap_or_else(|p| p.into_inner())[i] = Some(outcome);
-                        }
-                        Err(e) => {
-                            *failure.lock().unwrap_or_else(|p| p.into_inner()) = Some(e);
-                            stop.store(true, Ordering::Relaxed);
+/// The engines, the batch being gathered and the output it goes to.
+struct Batches<'a> {
+    spec: &'a RelabelSpec,
+    engines: Vec<Mutex<UciEngine>>,
+    pending: Vec<Sample>,
+    lines: String,
+    out: File,
+    done_path: PathBuf,
+    report: RelabelReport,
+    /// Selected input positions so far (those skipped by a resumed run included).
+    selected: u64,
+    stop: &'a AtomicBool,
+}
+
+impl Batches<'_> {
+    /// Lines the limit still allows.
+    fn room(&self) -> u64 {
+        let held = self.report.held + self.report.written;
+        self.spec.limit.map_or(u64::MAX, |l| l.saturating_sub(held))
+    }
+
+    /// Scores the pending positions on all engines, appends their lines in input order and
+    /// records the settled count in `<out>.done`. With the stop flag set during the batch
+    /// nothing of it is written, so the output stays a prefix of a whole run.
+    fn flush(&mut self) -> anyhow::Result<()> {
+        let pending = std::mem::take(&mut self.pending);
+        let Some(outcomes) = self.score(&pending)? else {
+            return Ok(());
+        };
+        self.lines.clear();
+        for (sample, outcome) in pending.iter().zip(outcomes) {
+            match outcome {
+                Outcome::Scored(score) => {
+                    self.lines
+                        .push_str(&score_line(&sample.position, score, sample.result));
+                    self.lines.push('\n');
+                    self.report.written += 1;
+                }
+                Outcome::Mate => self.report.mates += 1,
+                Outcome::Unscored => self.report.unscored += 1,
+            }
+        }
+        let path = &self.spec.out;
+        self.out
+            .write_all(self.lines.as_bytes())
+            .and_then(|()| self.out.flush())
+            .with_context(|| format!("writing {}", path.display()))?;
+        write_done(&self.done_path, self.selected)
+    }
+
+    /// Every position's outcome, the engines taking the next unscored one in turn; `None` when
+    /// stopped part-way. The first engine failure ends the batch and is returned.
+    fn score(&self, pending: &[Sample]) -> anyhow::Result<Option<Vec<Outcome>>> {
+        let mut slots: Vec<Option<Outcome>> = Vec::new();
+        slots.resize_with(pending.len(), || None);
+        let slots = Mutex::new(slots);
+        let next = AtomicUsize::new(0);
+        let abort = AtomicBool::new(false);
+        let failure: Mutex<Option<anyhow::Error>> = Mutex::new(None);
+        std::thread::scope(|scope| {
+            for engine in &self.engines {
+                scope.spawn(|| {
+                    let mut engine = engine.lock().unwrap_or_else(|p| p.into_inner());
+                    loop {
+                        let i = next.fetch_add(1, Ordering::Relaxed);
+                        let halted =
+                            self.stop.load(Ordering::Relaxed) || abort.load(Ordering::Relaxed);
+                        if i >= pending.len() || halted {
                             return;
                         }
+                        match score_one(&mut engine, &pending[i], self.spec) {
+                            Ok(outcome) => {
+                                slots.lock().unwrap_or_else(|p| p.into_inner())[i] = Some(outcome);
+                            }
+                            Err(e) => {
+                                abort.store(true, Ordering::Relaxed);
+                                *failure.lock().unwrap_or_else(|p| p.into_inner()) = Some(e);
+                                return;
+                            }
+                        }
                     }
-                }
-            });
-        }
-    });
-    if let Some(e) = failure.into_inner().unwrap_or_else(|p| p.into_inner()) {
-        return Err(e);
-    }
-    let outcomes = outcomes.into_inner().unwrap_or_else(|p| p.into_inner());
-    if outcomes.iter().any(Option::is_none) {
-        // Stopped part-way: the whole batch is left for a resumed run.
-        pending.clear();
-        return Ok(false);
-    }
-    lines.clear();
-    for (sample, outcome) in pending.iter().zip(outcomes) {
-        match outcome {
-            Some(Outcome::Scored(score)) => {
-                lines.push_str(&score_line(&sample.position, score, sample.result));
-                lines.push('\n');
-                report.written += 1;
+                });
             }
-            Some(Outcome::Mate) => report.mates += 1,
-            Some(Outcome::Unscored) | None => report.unscored += 1,
+        });
+        if let Some(e) = failure.into_inner().unwrap_or_else(|p| p.into_inner()) {
+            return Err(e);
         }
+        let slots = slots.into_inner().unwrap_or_else(|p| p.into_inner());
+        Ok(slots.into_iter().collect())
     }
-    out.write_all(lines.as_bytes())
-        .and_then(|()| out.flush())
-        .with_context(|| format!("writing {}", spec.out.display()))?;
-    pending.clear();
-    Ok(true)
 }
 
 /// One search from a cleared table; the score turned to White's view.
