@@ -18,6 +18,11 @@ fn harness() -> Command {
 /// A small book whose results follow material with values other than the starting
 /// 100/300/300/500/900 (bishop 4, rook 6, queen 11 pawns), so tuning has something to find.
 fn write_book(path: &Path, positions: usize) {
+    write_book_with_knight(path, positions, 3);
+}
+
+/// [`write_book`] with the knight worth `knight` pawns in the results.
+fn write_book_with_knight(path: &Path, positions: usize, knight: i32) {
     let mut rng = ChaCha8Rng::seed_from_u64(5);
     let mut lines = Vec::new();
     while lines.len() < positions {
@@ -33,7 +38,7 @@ fn write_book(path: &Path, positions: usize) {
                     let side = pos.board().by_color(color);
                     [
                         (Role::Pawn, 1),
-                        (Role::Knight, 3),
+                        (Role::Knight, knight),
                         (Role::Bishop, 4),
                         (Role::Rook, 6),
                         (Role::Queen, 11),
@@ -280,4 +285,39 @@ fn an_unwritable_out_is_an_error_before_any_tuning() {
     );
     let stdout = String::from_utf8_lossy(&output.stdout);
     assert!(!stdout.contains("iter "), "it tuned first:\n{stdout}");
+}
+
+#[test]
+fn a_weight_whose_optimum_lies_beyond_its_range_is_fixed_at_the_bound_and_the_rest_refitted() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data.book");
+    // Knights lose games here: their best value is below the range's floor of 0.
+    write_book_with_knight(&data, 1500, -4);
+    let out = dir.path().join("tuned.toml");
+    let output = harness()
+        .args(["tune", "--data"])
+        .arg(&data)
+        .args(["--init", "material", "--tune", "material_.*", "--l2", "0"])
+        .args(["--iterations", "100", "--patience", "0", "--out"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    let log = String::from_utf8_lossy(&output.stderr).to_string()
+        + &String::from_utf8_lossy(&output.stdout);
+    assert!(output.status.success(), "{log}");
+    let pass = log
+        .lines()
+        .find(|l| l.starts_with("pass 1:"))
+        .unwrap_or_else(|| panic!("no second pass: {log}"));
+    assert!(pass.contains("material_knight_"), "{pass}");
+    assert!(!pass.contains("material_rook_"), "{pass}");
+    let params = Params::load(&out).unwrap();
+    let knight = params.get_by_name("material_knight_mg").unwrap()
+        + params.get_by_name("material_knight_eg").unwrap();
+    assert_eq!(knight.min(0), 0, "a knight weight left below its range");
+    // The rook, refitted with the knights held at 0, still carries its worth.
+    assert!(
+        params.get_by_name("material_rook_eg").unwrap() > 300,
+        "{log}"
+    );
 }

@@ -39,6 +39,9 @@ pub const DEFAULT_L2: f64 = 3e-5;
 /// Default smoothness prior on the piece-square tables (chosen by the sweeps in
 /// docs/tuning.md).
 pub const DEFAULT_SMOOTHNESS: f64 = 1e-4;
+/// Fits at most: the first, then one more each time weights land beyond their ranges.
+const MAX_BOUND_PASSES: usize = 3;
+
 /// Default early-stopping patience, in iterations (chosen by the sweep in the README).
 pub const DEFAULT_PATIENCE: u64 = 50;
 
@@ -302,36 +305,76 @@ pub fn run(config: &TuneConfig) -> anyhow::Result<TuneSummary> {
         }
     ));
 
-    let objective = Arc::new(
-        Objective::new(Arc::new(train), k, &config.init, tuned)
-            .with_l2(config.l2)
-            .with_smoothness(config.smoothness),
-    );
-    let best = Arc::new(Mutex::new(BestValidation {
-        mse: initial_validation_mse.unwrap_or(f64::INFINITY),
-        iteration: 0,
-        x: objective.start(),
-    }));
-    let on_progress = progress_reporter(
-        config,
-        Arc::clone(&objective),
-        Arc::clone(&validation),
-        early_stopping.then(|| Arc::clone(&best)),
-    );
-    let outcome = minimize(Arc::clone(&objective), &config.optim, on_progress)?;
-    let (x, best_iteration) = if early_stopping {
-        let best = best.lock().unwrap_or_else(|e| e.into_inner());
-        (best.x.clone(), Some(best.iteration))
-    } else {
-        (outcome.x, None)
+    let train = Arc::new(train);
+    let selected = tuned.clone();
+    let mut base = config.init.clone();
+    let mut tuned = tuned;
+    let mut iterations = 0;
+    let mut pass = 0;
+    let (objective, x, best_iteration, stop_reason) = loop {
+        pass += 1;
+        let objective = Arc::new(
+            Objective::new(Arc::clone(&train), k, &base, tuned.clone())
+                .with_l2(config.l2)
+                .with_smoothness(config.smoothness),
+        );
+        let best = Arc::new(Mutex::new(BestValidation {
+            mse: if pass == 1 {
+                initial_validation_mse.unwrap_or(f64::INFINITY)
+            } else {
+                f64::INFINITY
+            },
+            iteration: 0,
+            x: objective.start(),
+        }));
+        let on_progress = progress_reporter(
+            config,
+            Arc::clone(&objective),
+            Arc::clone(&validation),
+            early_stopping.then(|| Arc::clone(&best)),
+        );
+        let outcome = minimize(Arc::clone(&objective), &config.optim, on_progress)?;
+        iterations += outcome.iterations;
+        let (x, best_iteration) = if early_stopping {
+            let best = best.lock().unwrap_or_else(|e| e.into_inner());
+            (best.x.clone(), Some(best.iteration))
+        } else {
+            (outcome.x, None)
+        };
+        // A weight the optimum puts beyond its range is fixed at the bound, and the others
+        // are fitted again around it: clamping alone would leave them balancing a value the
+        // engine cannot hold.
+        let beyond: Vec<ParamId> = objective
+            .tuned()
+            .iter()
+            .zip(&x)
+            .filter(|&(&id, &v)| {
+                let spec = &specs()[id];
+                v < f64::from(spec.min) - 0.5 || v > f64::from(spec.max) + 0.5
+            })
+            .map(|(&id, _)| id)
+            .collect();
+        if beyond.is_empty() || pass == MAX_BOUND_PASSES || beyond.len() == tuned.len() {
+            break (objective, x, best_iteration, outcome.stop_reason);
+        }
+        log.line(format_args!(
+            "pass {pass}: {} weights beyond their range ({}); fixed at the bound, the rest fitted again",
+            beyond.len(),
+            beyond
+                .iter()
+                .map(|&id| specs()[id].name.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
+        ));
+        base = objective.to_params(&base, &x);
+        tuned.retain(|id| !beyond.contains(id));
     };
 
-    let params = objective.to_params(&config.init, &x);
+    let params = objective.to_params(&base, &x);
     let final_weights = FeatureWeights::from_params(&params);
-    let train_mse = mse(objective.set(), &final_weights, k);
+    let train_mse = mse(&train, &final_weights, k);
     let validation_mse = (!validation.is_empty()).then(|| mse(&validation, &final_weights, k));
-    let mut changes: Vec<Change> = objective
-        .tuned()
+    let mut changes: Vec<Change> = selected
         .iter()
         .map(|&id| Change {
             id,
@@ -348,12 +391,12 @@ pub fn run(config: &TuneConfig) -> anyhow::Result<TuneSummary> {
         validation_mse,
         initial_validation_mse,
         positions: report.positions,
-        train_positions: objective.set().len(),
-        parameters: objective.tuned().len(),
+        train_positions: train.len(),
+        parameters: selected.len(),
         unused: unused.len(),
-        iterations: outcome.iterations,
+        iterations,
         best_iteration,
-        stop_reason: outcome.stop_reason,
+        stop_reason,
         seconds: started.elapsed().as_secs_f64(),
         params,
         changes,
