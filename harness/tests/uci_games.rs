@@ -9,9 +9,6 @@ mod fake_engines;
 
 use engine_binary::engine_binary;
 
-use std::path::PathBuf;
-use std::process::Command;
-use std::sync::OnceLock;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 

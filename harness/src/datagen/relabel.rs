@@ -134,7 +134,7 @@ pub fn relabel(
         };
         let read = dataset::read_chunks(input, options, |chunk| {
             for sample in chunk {
-                let keep = index % spec.stride == 0;
+                let keep = index.is_multiple_of(spec.stride);
                 index += 1;
                 if !keep {
                     continue;
