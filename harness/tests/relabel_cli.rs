@@ -1,7 +1,7 @@
 //! `harness relabel` end to end, with our own engine over UCI as the scoring engine: scores
 //! from White's view, mates left out, results kept; the same file at any concurrency; a run
 //! stopped at a limit and resumed gives the file of one whole run; an engine that crashes ends
-//! the run with its name and position, the batches before it kept; bad values exit with code 2.
+//! the run with its name and position, nothing of its batch written; bad values exit with code 2.
 
 #[path = "common/engine_binary.rs"]
 mod engine_binary;
@@ -11,7 +11,14 @@ use std::process::{Command, Output};
 
 use engine_binary::engine_binary;
 
+/// `harness relabel` with our engine at depth 3.
 fn relabel(data: &Path, out: &Path, extra: &[&str]) -> Output {
+    let engine = format!("cmd={}", engine_binary().display());
+    relabel_with(data, out, &[&engine], &[&["--depth", "3"], extra].concat())
+}
+
+/// `harness relabel` with these `--engine` keys.
+fn relabel_with(data: &Path, out: &Path, engine: &[&str], extra: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_harness"))
         .arg("relabel")
         .arg("--data")
@@ -19,8 +26,8 @@ fn relabel(data: &Path, out: &Path, extra: &[&str]) -> Output {
         .arg("--out")
         .arg(out)
         .arg("--engine")
-        .arg(format!("cmd={}", engine_binary().display()))
-        .args(["--depth", "3", "--quiet"])
+        .args(engine)
+        .arg("--quiet")
         .args(extra)
         .output()
         .expect("run harness")
@@ -151,14 +158,7 @@ fn bad_values_exit_with_code_2_and_say_what_is_wrong() {
         assert_eq!(output.status.code(), Some(2), "{extra:?}: {stderr}");
         assert!(stderr.contains(expected), "{extra:?}: {stderr}");
     }
-    let output = Command::new(env!("CARGO_BIN_EXE_harness"))
-        .args(["relabel", "--data"])
-        .arg(&data)
-        .arg("--out")
-        .arg(&out)
-        .args(["--engine", "option.Hash=1", "--depth", "2"])
-        .output()
-        .unwrap();
+    let output = relabel_with(&data, &out, &["option.Hash=1"], &["--depth", "2"]);
     assert_eq!(output.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&output.stderr).contains("cmd=PATH"));
 }
@@ -173,17 +173,13 @@ fn a_crashing_engine_ends_the_run_with_its_name_and_the_position() {
     )
     .unwrap();
     let out = dir.path().join("out.csv");
-    let output = Command::new(env!("CARGO_BIN_EXE_harness"))
-        .args(["relabel", "--data"])
-        .arg(&data)
-        .arg("--out")
-        .arg(&out)
-        .arg("--engine")
-        .arg(format!("cmd={}", env!("CARGO_BIN_EXE_fake-uci")))
-        .args(["args=--mode crash --at 2", "name=crasher"])
-        .args(["--depth", "2", "--concurrency", "1", "--quiet"])
-        .output()
-        .unwrap();
+    let fake = format!("cmd={}", env!("CARGO_BIN_EXE_fake-uci"));
+    let output = relabel_with(
+        &data,
+        &out,
+        &[&fake, "args=--mode crash --at 2", "name=crasher"],
+        &["--depth", "2", "--concurrency", "1"],
+    );
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(!output.status.success(), "{stderr}");
     assert!(stderr.contains("crasher"), "{stderr}");

@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 
 use engine::params::Params;
 
+use super::external_engine::take_external_key;
 use super::key_value::{check_range, key_values, parse_bool, parse_in_range, parse_value, usage};
 use super::spellings::engine_groups;
 use crate::book::{BookFormat, BookOrder, BookSpec, DEFAULT_BOOK, OnBadEntry, default_book_path};
@@ -169,22 +170,12 @@ fn parse_engine_options(option: &str, tokens: &[String]) -> anyhow::Result<Engin
             "timemargin" => {
                 o.time_margin_ms = Some(parse_in_range(option, &key, &value, 0, 10_000_000)?)
             }
-            "cmd" => o.external.cmd = Some(PathBuf::from(value)),
-            "git" => o.external.git = Some(value),
-            "args" => o.external.args = Some(value.split_whitespace().map(String::from).collect()),
-            "dir" => o.external.dir = Some(PathBuf::from(value)),
+            k if take_external_key(option, &mut o.external, k, &value)? => {}
             "proto" if value == "uci" => {}
             "proto" => usage_bail!("{option}: proto={value}: only UCI engines are supported"),
             "restart" => usage_bail!(
                 "{option}: restart= is not supported; engines are restarted only after a fault, with --recover"
             ),
-            k if k.starts_with("option.") => {
-                let name = &k["option.".len()..];
-                if name.is_empty() {
-                    usage_bail!("{option}: '{key}={value}' names no option");
-                }
-                o.external.options.push((name.to_string(), value));
-            }
             _ => o.assignments.push(format!("{key}={value}")),
         }
     }

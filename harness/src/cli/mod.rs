@@ -2,6 +2,7 @@
 //! and the options several commands share (those of a match) live here, with their translation
 //! into typed specifications.
 
+pub mod external_engine;
 pub mod key_value;
 pub mod match_options;
 pub mod spellings;

@@ -7,10 +7,12 @@ use std::time::Duration;
 use engine::search::Limits;
 use indicatif::{ProgressBar, ProgressStyle};
 
-use crate::cli::key_value::{key_values, parse_in_range};
+use crate::cli::external_engine::take_external_key;
+use crate::cli::key_value::{check_range, key_values};
 use crate::datagen::relabel::{self, RelabelReport, RelabelSpec};
+use crate::runner::external::ExternalSpec;
 use crate::tune::dataset::Format;
-use crate::uci::{EngineCommand, UciEngineConfig};
+use crate::uci::UciEngineConfig;
 use crate::usage_bail;
 
 #[derive(Debug, clap::Args)]
@@ -34,7 +36,7 @@ pub struct RelabelArgs {
     /// Output file (`FEN; score; result`); overwritten unless --resume.
     #[arg(long, value_name = "FILE")]
     pub out: PathBuf,
-    /// The scoring engine: cmd=PATH [args="A B"] [dir=DIR] option.NAME=VALUE ...
+    /// The scoring engine: cmd=PATH or git=REV, [args="A B"] [dir=DIR] [name=N] option.NAME=VALUE ...
     #[arg(long, num_args = 1.., required = true, value_name = "KEY=VALUE")]
     pub engine: Vec<String>,
     /// Search depth per position.
@@ -72,11 +74,11 @@ pub fn run(args: RelabelArgs) -> anyhow::Result<ExitCode> {
     let limits = Limits {
         depth: args
             .depth
-            .map(|d| parse_in_range("--depth", "depth", &d.to_string(), 1, 255))
+            .map(|d| check_range("--depth", d, 1, 255))
             .transpose()?,
         nodes: args
             .nodes
-            .map(|n| parse_in_range("--nodes", "nodes", &n.to_string(), 1, u64::MAX / 2))
+            .map(|n| check_range("--nodes", n, 1, u64::MAX / 2))
             .transpose()?,
         ..Limits::default()
     };
@@ -135,41 +137,33 @@ pub fn run(args: RelabelArgs) -> anyhow::Result<ExitCode> {
     })
 }
 
+/// The scoring engine from `--engine` keys: the match's external-engine keys (`git=` builds
+/// our engine at a revision) and `name=`.
 fn engine_config(tokens: &[String], hash_mb: usize) -> anyhow::Result<UciEngineConfig> {
-    let mut command: Option<EngineCommand> = None;
-    let mut args = Vec::new();
-    let mut dir = None;
-    let mut options = Vec::new();
+    let mut spec = ExternalSpec::default();
     let mut name = None;
     for (key, value) in key_values("--engine", tokens)? {
-        match key.as_str() {
-            "cmd" => command = Some(EngineCommand::new(&value)),
-            "args" => args = value.split_whitespace().map(String::from).collect(),
-            "dir" => dir = Some(PathBuf::from(value)),
-            "name" => name = Some(value),
-            k if k.starts_with("option.") && k.len() > "option.".len() => {
-                options.push((k["option.".len()..].to_string(), value));
-            }
-            _ => usage_bail!(
-                "--engine: unknown key '{key}={value}'; expected cmd=, args=, dir=, name= or option.NAME="
-            ),
+        if key == "name" {
+            name = Some(value);
+        } else if !take_external_key("--engine", &mut spec, &key, &value)? {
+            usage_bail!(
+                "--engine: unknown key '{key}={value}'; expected cmd=, git=, args=, dir=, name= or option.NAME="
+            );
         }
     }
-    let Some(mut command) = command else {
-        usage_bail!("--engine needs cmd=PATH (the program of the scoring engine)");
-    };
-    command.args = args;
-    command.dir = dir;
-    let name = name.unwrap_or_else(|| {
-        command.program.file_name().map_or_else(
-            || "engine".to_string(),
-            |n| n.to_string_lossy().into_owned(),
-        )
-    });
-    let mut config = UciEngineConfig::new(name, command);
-    config.options = options;
-    config.default_hash_mb = Some(hash_mb);
-    Ok(config)
+    if !spec.is_external() {
+        usage_bail!("--engine needs cmd=PATH or git=REV (the scoring engine)");
+    }
+    let name = name
+        .or_else(|| spec.git.clone())
+        .or_else(|| {
+            spec.cmd
+                .as_ref()
+                .and_then(|c| c.file_name())
+                .map(|n| n.to_string_lossy().into_owned())
+        })
+        .unwrap_or_else(|| "engine".to_string());
+    Ok(spec.resolve(&name)?.uci_config(&name, hash_mb))
 }
 
 fn print_report(report: &RelabelReport, args: &RelabelArgs) {

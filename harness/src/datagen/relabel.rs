@@ -23,7 +23,7 @@ use anyhow::Context as _;
 use engine::search::{Limits, Score};
 use shakmaty::{Color, Position};
 
-use super::writer::score_line;
+use super::writer::{result_text, score_line};
 use crate::UsageError;
 use crate::tune::dataset::{self, Format, ReadOptions, Sample};
 use crate::uci::{UciEngine, UciEngineConfig, UciError};
@@ -210,8 +210,9 @@ impl Batches<'_> {
         for (sample, outcome) in pending.iter().zip(outcomes) {
             match outcome {
                 Outcome::Scored(score) => {
+                    let result = result_text(sample.result);
                     self.lines
-                        .push_str(&score_line(&sample.position, score, sample.result));
+                        .push_str(&score_line(&sample.position, score, &result));
                     self.lines.push('\n');
                     self.report.written += 1;
                 }

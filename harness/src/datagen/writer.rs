@@ -37,21 +37,29 @@ pub fn result_label(result: GameResult) -> &'static str {
 
 /// One output line, without the newline.
 pub fn format_line(candidate: &Candidate, result: GameResult, format: OutputFormat) -> String {
-    let fen = Fen::from_position(&candidate.position, EnPassantMode::Legal);
     let label = result_label(result);
     match format {
-        OutputFormat::Book => format!("{fen} [{label}]"),
-        OutputFormat::Score => format!("{fen}; {}; {label}", candidate.score_white),
+        OutputFormat::Book => {
+            let fen = Fen::from_position(&candidate.position, EnPassantMode::Legal);
+            format!("{fen} [{label}]")
+        }
+        OutputFormat::Score => score_line(&candidate.position, candidate.score_white, label),
     }
 }
 
-/// A `FEN; score; result` line (no newline) for a position with a result in `[0, 1]`.
-pub fn score_line(position: &Chess, score_white: i32, result: f32) -> String {
+/// A `FEN; score; result` line (no newline).
+pub fn score_line(position: &Chess, score_white: i32, result: &str) -> String {
     let fen = Fen::from_position(position, EnPassantMode::Legal);
+    format!("{fen}; {score_white}; {result}")
+}
+
+/// A result in `[0, 1]` as a label: `1.0`, `0.5`, `0.0` as the writer spells them, any
+/// other value as it is.
+pub fn result_text(result: f32) -> String {
     if (result * 2.0).fract() == 0.0 {
-        format!("{fen}; {score_white}; {result:.1}")
+        format!("{result:.1}")
     } else {
-        format!("{fen}; {score_white}; {result}")
+        result.to_string()
     }
 }
 
