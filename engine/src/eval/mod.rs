@@ -44,6 +44,8 @@ mod outposts;
 mod passers;
 mod pawn_cache;
 mod pawns;
+/// Squares attacked by a set of pawns: also the move ordering's threat test.
+pub(crate) use pawns::pawn_attacks_of;
 mod pieces;
 mod scale;
 mod sink;

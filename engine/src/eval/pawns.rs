@@ -42,7 +42,7 @@ pub(super) fn pawn_attacks(board: &Board, color: Color) -> Bitboard {
 
 /// Squares attacked by `pawns`, pawns of `color`.
 #[inline]
-pub(super) fn pawn_attacks_of(pawns: Bitboard, color: Color) -> Bitboard {
+pub(crate) fn pawn_attacks_of(pawns: Bitboard, color: Color) -> Bitboard {
     let pawns = pawns.0;
     let not_a = !Bitboard::from_file(File::A).0;
     let not_h = !Bitboard::from_file(File::H).0;

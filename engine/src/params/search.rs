@@ -322,6 +322,24 @@ search_params! {
     /// A table cut-off by a quiet move rewards that move as a searched cut-off would: killer,
     /// butterfly and continuation history (no malus: no other move was tried).
     TT_CUTOFF_HISTORY tt_cutoff_history: bool = false, [0, 1], c_end 0.5, r_end 0.002;
+    /// Reverse futility pruning: the margin counts one ply less of depth when the node is
+    /// improving (its static evaluation above the same side's before), so that a rising
+    /// position is cut off sooner.
+    RFP_IMPROVING rfp_improving: bool = false, [0, 1], c_end 0.5, r_end 0.002;
+    /// Late-move pruning: percent of the move count kept when the node is not improving
+    /// (100 = the same count either way); 67 won +12.8 Elo at 5,000 nodes against 100
+    /// (docs/strength.md row 67). Useful within 40..100: c_end 6.
+    LMP_NOT_IMPROVING_PERCENT lmp_not_improving_percent: i32 = 67, [25, 100], c_end 6.0, r_end 0.002;
+    /// Reverse futility pruning returns the mean of the pruning evaluation and beta instead
+    /// of the evaluation: a fail-soft score less far above beta than an estimate warrants.
+    RFP_BLEND rfp_blend: bool = false, [0, 1], c_end 0.5, r_end 0.002;
+    /// LMR also reduces quiet moves that give check, one ply less than the others.
+    LMR_CHECKS lmr_checks: bool = false, [0, 1], c_end 0.5, r_end 0.002;
+    /// Move ordering: a quiet move of a piece (not a pawn) gains this much on its history
+    /// score when it leaves a square attacked by an enemy pawn, and loses as much when it
+    /// goes to one (0 = off). History scores stay within ±16,384; useful within 0..8,000:
+    /// c_end 500.
+    QUIET_PAWN_THREAT quiet_pawn_threat: i32 = 0, [0, 16384], c_end 500.0, r_end 0.002;
     /// Endgame scaling (`eval/scale.rs`), percent of the endgame sum kept when each side's
     /// only piece is a bishop and they stand on opposite colours. Not a linear weight: the
     /// Texel tuner holds the `scale_*` factors fixed. 100 = no scaling. c_end 5.

@@ -12,6 +12,7 @@ use super::score::MAX_PLY;
 use super::see::see;
 use super::see::{see_at_least, value};
 use super::tt::PackedMove;
+use crate::eval::pawn_attacks_of;
 
 pub(crate) const TT_MOVE: i32 = 1 << 30;
 const GOOD_CAPTURE: i32 = 1 << 28;
@@ -185,6 +186,14 @@ impl Heuristics {
         };
         let (continued, continued_twice) =
             (&self.continuation[before], &self.continuation[before_that]);
+        // Squares the enemy pawns attack: a piece is better moved off them than onto them.
+        let threat_weight = knobs.quiet_pawn_threat;
+        let pawn_threats = if threat_weight == 0 {
+            Bitboard::EMPTY
+        } else {
+            let board = pos.board();
+            pawn_attacks_of(board.pawns() & board.by_color(!turn), !turn)
+        };
         for (m, score) in moves.iter().zip(scores.iter_mut()) {
             // Quiet moves, most of the list, by one match; the rest by their kind.
             *score = match *m {
@@ -197,9 +206,14 @@ impl Heuristics {
                 } => {
                     let key = quiet_key(role, from, to);
                     let current = piece_index(turn, role, to);
+                    let threat = (i32::from(pawn_threats.contains(from))
+                        - i32::from(pawn_threats.contains(to)))
+                        * i32::from(role != Role::Pawn)
+                        * threat_weight;
                     let histories = history[from as usize][to as usize]
                         + continued[current]
-                        + continued_twice[current];
+                        + continued_twice[current]
+                        + threat;
                     if key == killer_keys[0] {
                         KILLER + 1
                     } else if key == killer_keys[1] {

@@ -581,9 +581,16 @@ impl Worker<'_> {
             }
             if self.knobs.reverse_futility
                 && depth <= self.knobs.reverse_futility_depth
-                && pruning_eval - self.knobs.reverse_futility_margin * depth >= beta
+                && pruning_eval
+                    - self.knobs.reverse_futility_margin
+                        * (depth - i32::from(self.knobs.rfp_improving && improving))
+                    >= beta
             {
-                return pruning_eval;
+                return if self.knobs.rfp_blend {
+                    (pruning_eval + beta) / 2
+                } else {
+                    pruning_eval
+                };
             }
             if self.knobs.null_move
                 && allow_null
@@ -761,7 +768,12 @@ impl Worker<'_> {
         // tried (non-PV only: a PV node's later moves may still become the line).
         let late_moves = if self.knobs.lmp && !pv_node && !in_check && depth <= self.knobs.lmp_depth
         {
-            (self.knobs.lmp_base + depth * depth) as usize
+            let count = self.knobs.lmp_base + depth * depth;
+            if improving {
+                count as usize
+            } else {
+                (count * self.knobs.lmp_not_improving_percent / 100).max(1) as usize
+            }
         } else {
             usize::MAX
         };
@@ -915,9 +927,10 @@ impl Worker<'_> {
                     && (quiet && move_score < super::ordering::KILLER || bad_capture)
                     && !in_check
                     && index >= 2
-                    && !child_in_check;
+                    && (!child_in_check || self.knobs.lmr_checks && quiet);
                 if reducible {
-                    reduction = self.lmr.get(depth, index) - i32::from(pv_node);
+                    reduction =
+                        self.lmr.get(depth, index) - i32::from(pv_node) - i32::from(child_in_check);
                     if cut_node {
                         reduction += self.knobs.lmr_cut_node;
                     }
