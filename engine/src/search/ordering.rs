@@ -671,10 +671,42 @@ mod tests {
         assert!(h.history(p.turn(), quiet[0]) < 0);
     }
 
+    #[test]
+    fn pawn_threats_move_pieces_off_attacked_squares_first() {
+        // Black's pawns attack a5, c5 (b6) and c4, e4 (d5): the knight on e4 stands
+        // attacked, the one on b2 does not.
+        let p = pos("4k3/8/1p6/3p4/4N3/8/1NP5/4K3 w - - 0 1");
+        let mut params = crate::params::Params::default();
+        params.set(crate::params::search::CONT_HISTORY, 0).unwrap();
+        params
+            .set(crate::params::search::QUIET_PAWN_THREAT, 3000)
+            .unwrap();
+        let on = Knobs::new(&params);
+        let off = knobs(false);
+        let h = Heuristics::new();
+        let expected = [
+            ("e4g5", 3000), // off an attacked square onto a safe one
+            ("e4c3", 3000),
+            ("e4c5", 0),     // from one attacked square to another
+            ("b2c4", -3000), // onto an attacked square
+            ("b2d3", 0),
+            ("c2c4", 0), // pawn moves are left to the histories
+        ];
+        for (uci, score) in expected {
+            let m = find(&p, uci);
+            assert_eq!(score_of(&h, &on, &p, 2, m), score, "{uci}");
+            assert_eq!(score_of(&h, &off, &p, 2, m), 0, "{uci}");
+        }
+    }
+
     fn knobs(cont_history: bool) -> Knobs {
         let mut params = crate::params::Params::default();
         params
             .set(crate::params::search::CONT_HISTORY, i64::from(cont_history))
+            .unwrap();
+        // Quiet moves by their histories alone (the threat term has its own test).
+        params
+            .set(crate::params::search::QUIET_PAWN_THREAT, 0)
             .unwrap();
         Knobs::new(&params)
     }
