@@ -337,7 +337,7 @@ search_params! {
     LMR_CHECKS lmr_checks: bool = false, [0, 1], c_end 0.5, r_end 0.002;
     /// Move ordering: a quiet move of a piece (not a pawn) gains this much on its history
     /// score when it leaves a square attacked by an enemy pawn, and loses as much when it
-    /// goes to one (0 = off); 4,000 won +9.2 Elo at 5,000 nodes against 0 (docs/strength.md
+    /// goes to one (0 = off); 4,000 won +9.3 Elo at 5,000 nodes against 0 (docs/strength.md
     /// row 68). History scores stay within ±16,384; useful within 0..8,000: c_end 500.
     QUIET_PAWN_THREAT quiet_pawn_threat: i32 = 4000, [0, 16384], c_end 500.0, r_end 0.002;
     /// Endgame scaling (`eval/scale.rs`), percent of the endgame sum kept when each side's
