@@ -340,6 +340,12 @@ search_params! {
     /// goes to one (0 = off); 4,000 won +9.3 Elo at 5,000 nodes against 0 (docs/strength.md
     /// row 68). History scores stay within ±16,384; useful within 0..8,000: c_end 500.
     QUIET_PAWN_THREAT quiet_pawn_threat: i32 = 4000, [0, 16384], c_end 500.0, r_end 0.002;
+    /// Move ordering, as `quiet_pawn_threat` for the major pieces: a quiet rook move gains
+    /// this much when it leaves a square an enemy knight or bishop attacks and loses as much
+    /// when it goes to one; a quiet queen move likewise for squares an enemy knight, bishop
+    /// or rook attacks (0 = off). Adds to the pawn-threat term. Useful within 0..8,000:
+    /// c_end 500.
+    QUIET_PIECE_THREAT quiet_piece_threat: i32 = 0, [0, 16384], c_end 500.0, r_end 0.002;
     /// Endgame scaling (`eval/scale.rs`), percent of the endgame sum kept when each side's
     /// only piece is a bishop and they stand on opposite colours. Not a linear weight: the
     /// Texel tuner holds the `scale_*` factors fixed. 100 = no scaling. c_end 5.

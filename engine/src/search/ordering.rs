@@ -194,6 +194,7 @@ impl Heuristics {
             let board = pos.board();
             pawn_attacks_of(board.pawns() & board.by_color(!turn), !turn)
         };
+        let piece_threats = LesserPieceThreats::new(pos, knobs.quiet_piece_threat);
         for (m, score) in moves.iter().zip(scores.iter_mut()) {
             // Quiet moves, most of the list, by one match; the rest by their kind.
             *score = match *m {
@@ -209,7 +210,8 @@ impl Heuristics {
                     let threat = (i32::from(pawn_threats.contains(from))
                         - i32::from(pawn_threats.contains(to)))
                         * i32::from(role != Role::Pawn)
-                        * threat_weight;
+                        * threat_weight
+                        + piece_threats.score(role, from, to);
                     let histories = history[from as usize][to as usize]
                         + continued[current]
                         + continued_twice[current]
@@ -238,6 +240,61 @@ impl Heuristics {
         {
             scores[index] = TT_MOVE;
         }
+    }
+}
+
+/// Squares the enemy's minor pieces, and its minor pieces and rooks, attack: a rook is
+/// better moved off the first and a queen off the second than onto them.
+struct LesserPieceThreats {
+    by_minors: Bitboard,
+    by_minors_and_rooks: Bitboard,
+    weight: i32,
+}
+
+impl LesserPieceThreats {
+    /// Empty sets (and no cost) when the term is off or the side to move has no rook or
+    /// queen to move.
+    fn new(pos: &Chess, weight: i32) -> Self {
+        let board = pos.board();
+        let turn = pos.turn();
+        let ours = board.by_color(turn);
+        let none = LesserPieceThreats {
+            by_minors: Bitboard::EMPTY,
+            by_minors_and_rooks: Bitboard::EMPTY,
+            weight: 0,
+        };
+        if weight == 0 || (ours & (board.rooks() | board.queens())).is_empty() {
+            return none;
+        }
+        let theirs = board.by_color(!turn);
+        let occupied = board.occupied();
+        let mut by_minors = Bitboard::EMPTY;
+        for sq in theirs & board.knights() {
+            by_minors |= attacks::knight_attacks(sq);
+        }
+        for sq in theirs & board.bishops() {
+            by_minors |= attacks::bishop_attacks(sq, occupied);
+        }
+        let mut by_minors_and_rooks = by_minors;
+        for sq in theirs & board.rooks() {
+            by_minors_and_rooks |= attacks::rook_attacks(sq, occupied);
+        }
+        LesserPieceThreats {
+            by_minors,
+            by_minors_and_rooks,
+            weight,
+        }
+    }
+
+    /// The term of a quiet move of `role` from `from` to `to`.
+    #[inline]
+    fn score(&self, role: Role, from: Square, to: Square) -> i32 {
+        let threatened = match role {
+            Role::Rook => self.by_minors,
+            Role::Queen => self.by_minors_and_rooks,
+            _ => return 0,
+        };
+        (i32::from(threatened.contains(from)) - i32::from(threatened.contains(to))) * self.weight
     }
 }
 
@@ -699,6 +756,39 @@ mod tests {
         }
     }
 
+    #[test]
+    fn piece_threats_move_majors_off_squares_lesser_pieces_attack() {
+        // Black's knight on c6 attacks a5, b4 and d4, its bishop on g7 the long diagonal down
+        // to d4, its rook on h8 the h-file down to h3: the rook on d4 stands attacked by
+        // minor pieces, the queen on h3 by a rook, the rook on a1 stands safe.
+        let p = pos("4k2r/6b1/2n5/8/3R4/7Q/8/R3K3 w k - 0 1");
+        let mut params = crate::params::Params::default();
+        params.set(crate::params::search::CONT_HISTORY, 0).unwrap();
+        params
+            .set(crate::params::search::QUIET_PAWN_THREAT, 0)
+            .unwrap();
+        params
+            .set(crate::params::search::QUIET_PIECE_THREAT, 2000)
+            .unwrap();
+        let on = Knobs::new(&params);
+        let off = knobs(false);
+        let h = Heuristics::new();
+        let expected = [
+            ("d4d3", 2000),  // off a square minor pieces attack onto a safe one
+            ("d4b4", 0),     // from one such square to another
+            ("a1a5", -2000), // onto a square the knight attacks
+            ("a1a2", 0),
+            ("h3g3", 2000), // the queen off the rook's file
+            ("h3h6", 0),    // the queen to a square the bishop and the rook attack
+            ("e1d2", 0),    // the king is left to the histories
+        ];
+        for (uci, score) in expected {
+            let m = find(&p, uci);
+            assert_eq!(score_of(&h, &on, &p, 2, m), score, "{uci}");
+            assert_eq!(score_of(&h, &off, &p, 2, m), 0, "{uci}");
+        }
+    }
+
     fn knobs(cont_history: bool) -> Knobs {
         let mut params = crate::params::Params::default();
         params
@@ -707,6 +797,9 @@ mod tests {
         // Quiet moves by their histories alone (the threat term has its own test).
         params
             .set(crate::params::search::QUIET_PAWN_THREAT, 0)
+            .unwrap();
+        params
+            .set(crate::params::search::QUIET_PIECE_THREAT, 0)
             .unwrap();
         Knobs::new(&params)
     }
