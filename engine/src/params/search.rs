@@ -346,6 +346,14 @@ search_params! {
     /// or rook attacks (0 = off). Adds to the pawn-threat term. Useful within 0..8,000:
     /// c_end 500.
     QUIET_PIECE_THREAT quiet_piece_threat: i32 = 0, [0, 16384], c_end 500.0, r_end 0.002;
+    /// Capture history: captures are ordered by MVV-LVA plus a history of their own (by
+    /// moving piece, target square and captured role), rewarded when a capture cuts a node
+    /// off and penalised when a capture searched before the cut-off move did not.
+    CAPTURE_HISTORY capture_history: bool = false, [0, 1], c_end 0.5, r_end 0.002;
+    /// The capture history's entry (within ±16,384) is divided by this before it is added
+    /// to the MVV-LVA score (eight points per centipawn of the victim: 8 lets a full entry
+    /// outweigh about 256 cp). c_end 2.
+    CAPTURE_HISTORY_DIVISOR capture_history_divisor: i32 = 8, [4, 64], c_end 2.0, r_end 0.002;
     /// Endgame scaling (`eval/scale.rs`), percent of the endgame sum kept when each side's
     /// only piece is a bishop and they stand on opposite colours. Not a linear weight: the
     /// Texel tuner holds the `scale_*` factors fixed. 100 = no scaling. c_end 5.

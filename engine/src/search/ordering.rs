@@ -35,6 +35,8 @@ pub(crate) struct Heuristics {
     killers: [[Option<Move>; 2]; MAX_PLY + 1],
     history: Box<[[[i32; 64]; 64]; 2]>,
     continuation: Box<[[i32; PIECE_SQUARES]]>,
+    /// Capture history: by moving piece and target square, then captured role.
+    captures: Box<[[i32; 8]; PIECE_SQUARES]>,
     /// Piece and target square of the move played at each ply of the current path.
     played: [usize; MAX_PLY + 2],
 }
@@ -45,6 +47,7 @@ impl Heuristics {
             killers: [[None; 2]; MAX_PLY + 1],
             history: Box::new([[[0; 64]; 64]; 2]),
             continuation: vec![[0; PIECE_SQUARES]; PIECE_SQUARES + 1].into_boxed_slice(),
+            captures: Box::new([[0; 8]; PIECE_SQUARES]),
             played: [NO_PIECE_SQUARE; MAX_PLY + 2],
         }
     }
@@ -55,6 +58,7 @@ impl Heuristics {
         for row in self.continuation.iter_mut() {
             row.fill(0);
         }
+        *self.captures = [[0; 8]; PIECE_SQUARES];
     }
 
     /// Between searches: forget killers, keep half of the butterfly history (the
@@ -121,6 +125,50 @@ impl Heuristics {
                     self.update_continuation(previous, turn, m, -bonus);
                 }
             }
+        }
+    }
+
+    /// With `capture_history`, after a cut-off by `best` at `depth`: rewards `best` if it is
+    /// a capture, and penalises the captures among `tried` (searched before it) that did
+    /// not cut off.
+    pub(crate) fn reward_captures(
+        &mut self,
+        knobs: &Knobs,
+        turn: Color,
+        depth: i32,
+        best: Move,
+        tried: &[Move],
+    ) {
+        if !knobs.capture_history {
+            return;
+        }
+        let per_ply = knobs.history_bonus_per_ply;
+        let bonus = (per_ply * depth - per_ply / 2).clamp(1, knobs.history_bonus_max);
+        if best.is_capture() {
+            update_entry(self.capture_entry(turn, best), bonus);
+        }
+        for &m in tried {
+            if m != best && m.is_capture() {
+                update_entry(self.capture_entry(turn, m), -bonus);
+            }
+        }
+    }
+
+    fn capture_entry(&mut self, turn: Color, m: Move) -> &mut i32 {
+        let victim = m.capture().map_or(0, |role| role as usize);
+        &mut self.captures[piece_square(turn, m)][victim]
+    }
+
+    /// The score of a capture or promotion that is not the table move: by MVV-LVA, and with
+    /// `capture_history` its history.
+    #[inline]
+    pub(crate) fn tactical_score(&self, knobs: &Knobs, turn: Color, m: Move) -> i32 {
+        let score = tactical_score(m);
+        if knobs.capture_history && m.is_capture() {
+            let victim = m.capture().map_or(0, |role| role as usize);
+            score + self.captures[piece_square(turn, m)][victim] / knobs.capture_history_divisor
+        } else {
+            score
         }
     }
 
@@ -224,7 +272,7 @@ impl Heuristics {
                         histories
                     }
                 }
-                _ if m.is_capture() || m.is_promotion() => tactical_score(*m),
+                _ if m.is_capture() || m.is_promotion() => self.tactical_score(knobs, turn, *m),
                 _ if killers[0] == Some(*m) => KILLER + 1,
                 _ if killers[1] == Some(*m) => KILLER,
                 _ => self.history(turn, *m),
@@ -299,7 +347,7 @@ impl LesserPieceThreats {
 }
 
 /// The score [`Heuristics::score_moves`] gives a capture or promotion that is not the table
-/// move.
+/// move, without the capture history.
 #[inline]
 pub(crate) fn tactical_score(m: Move) -> i32 {
     if m.is_capture() {
@@ -327,8 +375,12 @@ pub(crate) fn capture_score(pos: &Chess, m: Move) -> i32 {
 #[inline]
 pub(crate) fn provisional_capture_score(m: Move) -> i32 {
     let victim = m.capture().map_or(0, value) + m.promotion().map_or(0, value);
-    GOOD_CAPTURE + victim * 8 - m.role() as i32
+    GOOD_CAPTURE + CAPTURE_HISTORY_ROOM + victim * 8 - m.role() as i32
 }
+
+/// Room above [`GOOD_CAPTURE`] for the capture history to lower a capture's score
+/// (±16,384 divided by at least 4) and leave it classed as winning until SEE says otherwise.
+const CAPTURE_HISTORY_ROOM: i32 = HISTORY_MAX / 4;
 
 /// A provisional capture score turned into that of a losing capture (same MVV-LVA order).
 #[inline]
@@ -787,6 +839,41 @@ mod tests {
             assert_eq!(score_of(&h, &on, &p, 2, m), score, "{uci}");
             assert_eq!(score_of(&h, &off, &p, 2, m), 0, "{uci}");
         }
+    }
+
+    #[test]
+    fn capture_history_reorders_captures_of_equal_victims() {
+        // A knight and a bishop can take the pawn on d5: by MVV-LVA the knight first.
+        let p = pos("4k3/8/8/3p4/8/1BN5/8/4K3 w - - 0 1");
+        let mut params = crate::params::Params::default();
+        params
+            .set(crate::params::search::CAPTURE_HISTORY, 1)
+            .unwrap();
+        let on = Knobs::new(&params);
+        let off = knobs(false);
+        let mut h = Heuristics::new();
+        let (c3d5, b3d5) = (find(&p, "c3d5"), find(&p, "b3d5"));
+        assert!(score_of(&h, &on, &p, 2, c3d5) > score_of(&h, &on, &p, 2, b3d5));
+        // Bxd5 cut a node off after c3xd5 was searched in vain, twice.
+        for _ in 0..2 {
+            h.reward_captures(&on, p.turn(), 6, b3d5, &[c3d5]);
+        }
+        assert!(score_of(&h, &on, &p, 2, b3d5) > score_of(&h, &on, &p, 2, c3d5));
+        // Off, the table is neither read nor written.
+        assert!(score_of(&h, &off, &p, 2, c3d5) > score_of(&h, &off, &p, 2, b3d5));
+        let mut untouched = Heuristics::new();
+        untouched.reward_captures(&off, p.turn(), 6, b3d5, &[c3d5]);
+        assert!(score_of(&untouched, &on, &p, 2, c3d5) > score_of(&untouched, &on, &p, 2, b3d5));
+        // A pawn capture with the worst history still scores as a winning capture, above
+        // the killers, until SEE demotes it.
+        for _ in 0..200 {
+            h.reward_captures(&on, p.turn(), 20, b3d5, &[c3d5]);
+        }
+        let worst = score_of(&h, &on, &p, 2, c3d5);
+        assert!(
+            worst >= GOOD_CAPTURE && worst < score_of(&h, &on, &p, 2, b3d5),
+            "{worst}"
+        );
     }
 
     fn knobs(cont_history: bool) -> Knobs {

@@ -20,7 +20,6 @@ use super::knobs::{Knobs, LmrTable};
 use super::movegen::{TableMove, evasions, legal_moves_not_in_check, table_move, tactical_moves};
 use super::ordering::{
     CheckInfo, Heuristics, PROMOTION, TT_MOVE, is_bad_capture_score, pad_scores, pick, pick_tied,
-    tactical_score,
 };
 use super::position_key;
 use super::score::{DRAW, INFINITY, MATE, MATE_BOUND, MAX_PLY, mated_in};
@@ -242,8 +241,9 @@ impl Worker<'_> {
         tactical_moves(pos, moves);
         if !moves.is_empty() {
             let scores = &mut self.scores[ply];
+            let turn = pos.turn();
             for (m, score) in moves.iter().zip(scores.iter_mut()) {
-                *score = tactical_score(*m);
+                *score = self.heuristics.tactical_score(self.knobs, turn, *m);
             }
             pad_scores(scores, moves.len());
             let (m, score) = pick(pos, moves, scores, 0);
@@ -344,8 +344,9 @@ impl Worker<'_> {
         let mut moves = MoveList::new();
         tactical_moves(pos, &mut moves);
         let scores = &mut self.scores[ply];
+        let turn = pos.turn();
         for (m, score) in moves.iter().zip(scores.iter_mut()) {
-            *score = tactical_score(*m);
+            *score = self.heuristics.tactical_score(self.knobs, turn, *m);
         }
         pad_scores(scores, moves.len());
         let threshold = probcut_beta - static_eval;
@@ -1000,6 +1001,13 @@ impl Worker<'_> {
                         self.update_pv(ply, m);
                     }
                     if score >= beta {
+                        self.heuristics.reward_captures(
+                            self.knobs,
+                            pos.turn(),
+                            depth,
+                            m,
+                            &moves[..index],
+                        );
                         if quiet {
                             self.score_deferred();
                             // The moves tried before this one sit at the front of the list.
