@@ -881,12 +881,16 @@ mod tests {
         params
             .set(crate::params::search::CONT_HISTORY, i64::from(cont_history))
             .unwrap();
-        // Quiet moves by their histories alone (the threat term has its own test).
+        // Moves by their histories and MVV-LVA alone (the threat terms and the capture
+        // history have their own tests).
         params
             .set(crate::params::search::QUIET_PAWN_THREAT, 0)
             .unwrap();
         params
             .set(crate::params::search::QUIET_PIECE_THREAT, 0)
+            .unwrap();
+        params
+            .set(crate::params::search::CAPTURE_HISTORY, 0)
             .unwrap();
         Knobs::new(&params)
     }
