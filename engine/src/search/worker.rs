@@ -1001,6 +1001,13 @@ impl Worker<'_> {
                         self.update_pv(ply, m);
                     }
                     if score >= beta {
+                        if self.knobs.capture_history
+                            && (m.is_capture() || moves[..index].iter().any(|t| t.is_capture()))
+                        {
+                            // Nodes waiting to be scored must see the capture history as it
+                            // was when they started their first move.
+                            self.score_deferred();
+                        }
                         self.heuristics.reward_captures(
                             self.knobs,
                             pos.turn(),
