@@ -110,9 +110,7 @@ impl Heuristics {
             self.killers[ply][1] = self.killers[ply][0];
             self.killers[ply][0] = Some(best);
         }
-        // Linear in depth: shallow cut-offs, the most frequent, still teach something.
-        let per_ply = knobs.history_bonus_per_ply;
-        let bonus = (per_ply * depth - per_ply / 2).clamp(1, knobs.history_bonus_max);
+        let bonus = history_bonus(knobs, depth);
         let previous = self.previous(ply);
         self.update(turn, best, bonus);
         if knobs.cont_history {
@@ -142,21 +140,17 @@ impl Heuristics {
         if !knobs.capture_history {
             return;
         }
-        let per_ply = knobs.history_bonus_per_ply;
-        let bonus = (per_ply * depth - per_ply / 2).clamp(1, knobs.history_bonus_max);
+        let bonus = history_bonus(knobs, depth);
         if best.is_capture() {
-            update_entry(self.capture_entry(turn, best), bonus);
+            let (piece, victim) = capture_index(turn, best);
+            update_entry(&mut self.captures[piece][victim], bonus);
         }
         for &m in tried {
             if m != best && m.is_capture() {
-                update_entry(self.capture_entry(turn, m), -bonus);
+                let (piece, victim) = capture_index(turn, m);
+                update_entry(&mut self.captures[piece][victim], -bonus);
             }
         }
-    }
-
-    fn capture_entry(&mut self, turn: Color, m: Move) -> &mut i32 {
-        let victim = m.capture().map_or(0, |role| role as usize);
-        &mut self.captures[piece_square(turn, m)][victim]
     }
 
     /// The score of a capture or promotion that is not the table move: by MVV-LVA, and with
@@ -165,8 +159,8 @@ impl Heuristics {
     pub(crate) fn tactical_score(&self, knobs: &Knobs, turn: Color, m: Move) -> i32 {
         let score = tactical_score(m);
         if knobs.capture_history && m.is_capture() {
-            let victim = m.capture().map_or(0, |role| role as usize);
-            score + self.captures[piece_square(turn, m)][victim] / knobs.capture_history_divisor
+            let (piece, victim) = capture_index(turn, m);
+            score + self.captures[piece][victim] / knobs.capture_history_divisor
         } else {
             score
         }
@@ -425,6 +419,23 @@ fn exchange_cannot_lose(m: Move) -> bool {
 /// Whether `score` (from [`Heuristics::score_moves`]) marks a capture losing material.
 pub(crate) fn is_bad_capture_score(score: i32) -> bool {
     score < BAD_CAPTURE / 2
+}
+
+/// The history bonus of a cut-off at `depth`, linear in depth: shallow cut-offs, the most
+/// frequent, still teach something.
+#[inline]
+fn history_bonus(knobs: &Knobs, depth: i32) -> i32 {
+    let per_ply = knobs.history_bonus_per_ply;
+    (per_ply * depth - per_ply / 2).clamp(1, knobs.history_bonus_max)
+}
+
+/// The capture history's indices of capture `m` by `turn`: piece and target, victim's role.
+#[inline]
+fn capture_index(turn: Color, m: Move) -> (usize, usize) {
+    (
+        piece_square(turn, m),
+        m.capture().map_or(0, |role| role as usize),
+    )
 }
 
 /// Gravity: the closer to the bound, the smaller the step, so values stay bounded.
@@ -785,12 +796,8 @@ mod tests {
         // Black's pawns attack a5, c5 (b6) and c4, e4 (d5): the knight on e4 stands
         // attacked, the one on b2 does not.
         let p = pos("4k3/8/1p6/3p4/4N3/8/1NP5/4K3 w - - 0 1");
-        let mut params = crate::params::Params::default();
-        params.set(crate::params::search::CONT_HISTORY, 0).unwrap();
-        params
-            .set(crate::params::search::QUIET_PAWN_THREAT, 3000)
-            .unwrap();
-        let on = Knobs::new(&params);
+        use crate::params::search::{CONT_HISTORY, QUIET_PAWN_THREAT};
+        let on = knobs_with(&[(CONT_HISTORY, 0), (QUIET_PAWN_THREAT, 3000)]);
         let off = knobs(false);
         let h = Heuristics::new();
         let expected = [
@@ -814,15 +821,12 @@ mod tests {
         // to d4, its rook on h8 the h-file down to h3: the rook on d4 stands attacked by
         // minor pieces, the queen on h3 by a rook, the rook on a1 stands safe.
         let p = pos("4k2r/6b1/2n5/8/3R4/7Q/8/R3K3 w k - 0 1");
-        let mut params = crate::params::Params::default();
-        params.set(crate::params::search::CONT_HISTORY, 0).unwrap();
-        params
-            .set(crate::params::search::QUIET_PAWN_THREAT, 0)
-            .unwrap();
-        params
-            .set(crate::params::search::QUIET_PIECE_THREAT, 2000)
-            .unwrap();
-        let on = Knobs::new(&params);
+        use crate::params::search::{CONT_HISTORY, QUIET_PAWN_THREAT, QUIET_PIECE_THREAT};
+        let on = knobs_with(&[
+            (CONT_HISTORY, 0),
+            (QUIET_PAWN_THREAT, 0),
+            (QUIET_PIECE_THREAT, 2000),
+        ]);
         let off = knobs(false);
         let h = Heuristics::new();
         let expected = [
@@ -845,11 +849,7 @@ mod tests {
     fn capture_history_reorders_captures_of_equal_victims() {
         // A knight and a bishop can take the pawn on d5: by MVV-LVA the knight first.
         let p = pos("4k3/8/8/3p4/8/1BN5/8/4K3 w - - 0 1");
-        let mut params = crate::params::Params::default();
-        params
-            .set(crate::params::search::CAPTURE_HISTORY, 1)
-            .unwrap();
-        let on = Knobs::new(&params);
+        let on = knobs_with(&[(crate::params::search::CAPTURE_HISTORY, 1)]);
         let off = knobs(false);
         let mut h = Heuristics::new();
         let (c3d5, b3d5) = (find(&p, "c3d5"), find(&p, "b3d5"));
@@ -877,21 +877,25 @@ mod tests {
     }
 
     fn knobs(cont_history: bool) -> Knobs {
-        let mut params = crate::params::Params::default();
-        params
-            .set(crate::params::search::CONT_HISTORY, i64::from(cont_history))
-            .unwrap();
+        use crate::params::search::{
+            CAPTURE_HISTORY, CONT_HISTORY, QUIET_PAWN_THREAT, QUIET_PIECE_THREAT,
+        };
         // Moves by their histories and MVV-LVA alone (the threat terms and the capture
         // history have their own tests).
-        params
-            .set(crate::params::search::QUIET_PAWN_THREAT, 0)
-            .unwrap();
-        params
-            .set(crate::params::search::QUIET_PIECE_THREAT, 0)
-            .unwrap();
-        params
-            .set(crate::params::search::CAPTURE_HISTORY, 0)
-            .unwrap();
+        knobs_with(&[
+            (CONT_HISTORY, i64::from(cont_history)),
+            (QUIET_PAWN_THREAT, 0),
+            (QUIET_PIECE_THREAT, 0),
+            (CAPTURE_HISTORY, 0),
+        ])
+    }
+
+    /// The default knobs with `settings` changed.
+    fn knobs_with(settings: &[(crate::params::ParamId, i64)]) -> Knobs {
+        let mut params = crate::params::Params::default();
+        for &(id, value) in settings {
+            params.set(id, value).unwrap();
+        }
         Knobs::new(&params)
     }
 

@@ -1001,11 +1001,11 @@ impl Worker<'_> {
                         self.update_pv(ply, m);
                     }
                     if score >= beta {
-                        if self.knobs.capture_history
-                            && (m.is_capture() || moves[..index].iter().any(|t| t.is_capture()))
-                        {
-                            // Nodes waiting to be scored must see the capture history as it
-                            // was when they started their first move.
+                        // Nodes waiting to be scored must see the histories as they were
+                        // when they started their first move: scored before any change.
+                        let captures_learn = self.knobs.capture_history
+                            && (m.is_capture() || moves[..index].iter().any(|t| t.is_capture()));
+                        if quiet || captures_learn {
                             self.score_deferred();
                         }
                         self.heuristics.reward_captures(
@@ -1016,7 +1016,6 @@ impl Worker<'_> {
                             &moves[..index],
                         );
                         if quiet {
-                            self.score_deferred();
                             // The moves tried before this one sit at the front of the list.
                             self.heuristics.reward(
                                 self.knobs,
