@@ -344,9 +344,9 @@ search_params! {
     /// Move ordering, as `quiet_pawn_threat` for the major pieces: a quiet rook move gains
     /// this much when it leaves a square an enemy knight or bishop attacks and loses as much
     /// when it goes to one; a quiet queen move likewise for squares an enemy knight, bishop
-    /// or rook attacks (0 = off). Adds to the pawn-threat term. Useful within 0..8,000:
-    /// c_end 500.
-    QUIET_PIECE_THREAT quiet_piece_threat: i32 = 0, [0, 16384], c_end 500.0, r_end 0.002;
+    /// or rook attacks (0 = off). Adds to the pawn-threat term; 4,000 won +6.9 Elo at 5,000
+    /// nodes against 0 (docs/strength.md row 73). Useful within 0..8,000: c_end 500.
+    QUIET_PIECE_THREAT quiet_piece_threat: i32 = 4000, [0, 16384], c_end 500.0, r_end 0.002;
     /// Capture history: captures are ordered by MVV-LVA plus a history of their own (by
     /// moving piece, target square and captured role), rewarded when a capture cuts a node
     /// off and penalised when a capture searched before the cut-off move did not; won +8.0
