@@ -1003,9 +1003,13 @@ impl Worker<'_> {
                     if score >= beta {
                         // Nodes waiting to be scored must see the histories as they were
                         // when they started their first move: scored before any change.
-                        let captures_learn = self.knobs.capture_history
-                            && (m.is_capture() || moves[..index].iter().any(|t| t.is_capture()));
-                        if quiet || captures_learn {
+                        // (A quiet cut-off always changes them; a capture one only with the
+                        // capture history and a capture among the moves it rewards or penalises.)
+                        let histories_change = quiet
+                            || self.knobs.capture_history
+                                && (m.is_capture()
+                                    || moves[..index].iter().any(|t| t.is_capture()));
+                        if histories_change {
                             self.score_deferred();
                         }
                         self.heuristics.reward_captures(
