@@ -340,6 +340,27 @@ search_params! {
     /// score when it leaves a square attacked by an enemy pawn, and loses as much when it
     /// goes to one (0 = off); 4,000 won +9.3 Elo at 5,000 nodes against 0 (docs/strength.md
     /// row 68). History scores stay within ±16,384; useful within 0..8,000: c_end 500.
+    /// LMR re-search depth by the reduced search's margin: a reduced move that failed high
+    /// is searched again a ply deeper when its score beat the node's best by more than
+    /// `lmr_deeper_margin` + 2·depth, a ply shallower when by less than
+    /// `lmr_shallower_margin` (a re-search that only confirms needs no full depth).
+    LMR_RESEARCH_ADJUST lmr_research_adjust: bool = false, [0, 1], c_end 0.5, r_end 0.002;
+    /// LMR re-search one ply deeper past this margin over the node's best (cp, plus 2 a
+    /// ply of depth). Useful within 10..120: c_end 6.
+    LMR_DEEPER_MARGIN lmr_deeper_margin: i32 = 43, [0, 1000], c_end 6.0, r_end 0.002;
+    /// LMR re-search one ply shallower below this margin over the node's best (cp). Useful
+    /// within 0..40: c_end 2.
+    LMR_SHALLOWER_MARGIN lmr_shallower_margin: i32 = 8, [-100, 1000], c_end 2.0, r_end 0.002;
+    /// LMR of killer moves: the killers are reduced too, one ply less than the other quiet
+    /// moves (before: never reduced).
+    LMR_KILLERS lmr_killers: bool = false, [0, 1], c_end 0.5, r_end 0.002;
+    /// LMR: plies more for a move whose sibling nodes (the children of this node and of its
+    /// siblings, since their parent began) cut off more than `lmr_cutoff_threshold` times:
+    /// their refutations come easily, as in an all-node (0 = off).
+    LMR_CUTOFF_COUNT lmr_cutoff_count: i32 = 0, [0, 4], c_end 0.5, r_end 0.002;
+    /// LMR by cut-off count: how many cut-offs among the children first count. Useful
+    /// within 1..8: c_end 1.
+    LMR_CUTOFF_THRESHOLD lmr_cutoff_threshold: usize = 3, [0, 64], c_end 1.0, r_end 0.002;
     QUIET_PAWN_THREAT quiet_pawn_threat: i32 = 4000, [0, 16384], c_end 500.0, r_end 0.002;
     /// Move ordering, as `quiet_pawn_threat` for the major pieces: a quiet rook move gains
     /// this much when it leaves a square an enemy knight or bishop attacks and loses as much

@@ -204,6 +204,7 @@ impl Searcher {
             time,
             excluded: [None; MAX_PLY + 2],
             static_evals: [-score::INFINITY; MAX_PLY + 2],
+            cutoffs: [0; MAX_PLY + 2],
             node_limit,
             nodes: 0,
             seldepth: 0,

@@ -94,6 +94,9 @@ pub(crate) struct Worker<'a> {
     /// `static_evals[ply]`: the corrected static evaluation of the full node at `ply` on the
     /// current path (`-INFINITY`: in check, or not evaluated), for the improving signal.
     pub static_evals: [i32; MAX_PLY + 2],
+    /// `cutoffs[ply]`: the beta cut-offs of the move loops of nodes at `ply` since the node
+    /// at `ply − 2` began (so, of the children of a node and of its siblings).
+    pub cutoffs: [usize; MAX_PLY + 2],
     pub node_limit: u64,
     pub nodes: u64,
     pub seldepth: usize,
@@ -506,6 +509,7 @@ impl Worker<'_> {
             }
         }
         let original_alpha = alpha;
+        self.cutoffs[ply + 2] = 0;
         // A singular-extension search of this node without its table move: its result is
         // not the node's, so neither the table's cut-off nor its store apply.
         let excluded = self.excluded[ply];
@@ -925,7 +929,8 @@ impl Worker<'_> {
                     !quiet && self.knobs.lmr_bad_captures && is_bad_capture_score(move_score);
                 let reducible = self.knobs.lmr
                     && depth >= 3
-                    && (quiet && move_score < super::ordering::KILLER || bad_capture)
+                    && (quiet && (move_score < super::ordering::KILLER || self.knobs.lmr_killers)
+                        || bad_capture)
                     && !in_check
                     && index >= 2
                     && (!child_in_check || self.knobs.lmr_checks && quiet);
@@ -938,20 +943,27 @@ impl Worker<'_> {
                     if tt_capture {
                         reduction += self.knobs.lmr_tt_capture;
                     }
+                    if self.cutoffs[ply + 1] > self.knobs.lmr_cutoff_threshold {
+                        reduction += self.knobs.lmr_cutoff_count;
+                    }
+                    if quiet && move_score >= super::ordering::KILLER {
+                        reduction -= 1;
+                    }
                     if !improving && !pv_node {
                         reduction += self.knobs.lmr_not_improving;
                     }
-                    if self.knobs.cont_history && quiet {
+                    if self.knobs.cont_history && quiet && move_score < super::ordering::KILLER {
                         // Quiet moves below the killers are scored by their histories.
                         reduction -= move_score / self.knobs.lmr_history_divisor;
                     }
                     reduction = reduction.clamp(0, new_depth - 1);
                 }
+                let new_depth_reduced = new_depth - reduction;
                 let mut score = -self.search(
                     &child,
                     child_in_check,
                     child_key,
-                    new_depth - reduction,
+                    new_depth_reduced,
                     -alpha - 1,
                     -alpha,
                     ply + 1,
@@ -959,7 +971,17 @@ impl Worker<'_> {
                     true,
                     reducible || !cut_node,
                 );
-                if score > alpha && reduction > 0 && !self.aborted {
+                // A reduced move that failed high: how far above the node's best it landed
+                // says how deep its re-search needs to look.
+                let mut new_depth = new_depth;
+                if self.knobs.lmr_research_adjust && score > alpha && reduction > 0 {
+                    if score > best_score + self.knobs.lmr_deeper_margin + 2 * new_depth {
+                        new_depth += 1;
+                    } else if score < best_score + self.knobs.lmr_shallower_margin {
+                        new_depth -= 1;
+                    }
+                }
+                if score > alpha && new_depth > new_depth_reduced && !self.aborted {
                     score = -self.search(
                         &child,
                         child_in_check,
@@ -1001,6 +1023,7 @@ impl Worker<'_> {
                         self.update_pv(ply, m);
                     }
                     if score >= beta {
+                        self.cutoffs[ply] += 1;
                         // Nodes waiting to be scored must see the histories as they were
                         // when they started their first move: scored before any change.
                         // (A quiet cut-off always changes them; a capture one only with the
