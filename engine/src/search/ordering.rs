@@ -85,14 +85,20 @@ impl Heuristics {
         self.played[ply] = m.map_or(NO_PIECE_SQUARE, |m| piece_square(turn, m));
     }
 
-    /// The piece-squares of the moves one and two plies before `ply`.
+    /// The piece-squares of the moves one, two and (with `cont_history_4`) four plies before
+    /// `ply`.
     #[inline]
-    fn previous(&self, ply: usize) -> [usize; 2] {
+    fn previous(&self, knobs: &Knobs, ply: usize) -> [usize; 3] {
         let at = |back: usize| {
             ply.checked_sub(back)
                 .map_or(NO_PIECE_SQUARE, |p| self.played[p])
         };
-        [at(1), at(2)]
+        let four_back = if knobs.cont_history_4 {
+            at(4)
+        } else {
+            NO_PIECE_SQUARE
+        };
+        [at(1), at(2), four_back]
     }
 
     /// Records a quiet move that failed high at `ply`, and penalises the quiet moves among
@@ -111,7 +117,7 @@ impl Heuristics {
             self.killers[ply][0] = Some(best);
         }
         let bonus = history_bonus(knobs, depth);
-        let previous = self.previous(ply);
+        let previous = self.previous(knobs, ply);
         self.update(turn, best, bonus);
         if knobs.cont_history {
             self.update_continuation(previous, turn, best, bonus);
@@ -171,7 +177,7 @@ impl Heuristics {
         update_entry(&mut self.history[turn as usize][from][to], bonus);
     }
 
-    fn update_continuation(&mut self, previous: [usize; 2], turn: Color, m: Move, bonus: i32) {
+    fn update_continuation(&mut self, previous: [usize; 3], turn: Color, m: Move, bonus: i32) {
         let current = piece_square(turn, m);
         for before in previous {
             if before != NO_PIECE_SQUARE {
@@ -221,13 +227,16 @@ impl Heuristics {
         let turn = pos.turn();
         let history = &self.history[turn as usize];
         // Without a previous move (or without the continuation history) the zero row.
-        let [before, before_that] = if knobs.cont_history {
-            self.previous(ply)
+        let [before, before_that, four_back] = if knobs.cont_history {
+            self.previous(knobs, ply)
         } else {
-            [NO_PIECE_SQUARE; 2]
+            [NO_PIECE_SQUARE; 3]
         };
-        let (continued, continued_twice) =
-            (&self.continuation[before], &self.continuation[before_that]);
+        let (continued, continued_twice, continued_four) = (
+            &self.continuation[before],
+            &self.continuation[before_that],
+            &self.continuation[four_back],
+        );
         // Squares the enemy pawns attack: a piece is better moved off them than onto them.
         let threat_weight = knobs.quiet_pawn_threat;
         let pawn_threats = if threat_weight == 0 {
@@ -257,6 +266,7 @@ impl Heuristics {
                     let histories = history[from as usize][to as usize]
                         + continued[current]
                         + continued_twice[current]
+                        + continued_four[current]
                         + threat;
                     if key == killer_keys[0] {
                         KILLER + 1
