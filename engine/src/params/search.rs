@@ -219,6 +219,9 @@ search_params! {
     /// Continuation history also by the move four plies before (the side to move's own
     /// move before last), in ordering and updates alike.
     CONT_HISTORY_4 cont_history_4: bool = false, [0, 1], c_end 0.5, r_end 0.002;
+    /// Pawn history: quiet moves also ordered (and reduced) by a history of their piece and
+    /// target square under the same pawn structure (512 structures by a hash).
+    PAWN_HISTORY pawn_history: bool = false, [0, 1], c_end 0.5, r_end 0.002;
     LMR_HISTORY_DIVISOR lmr_history_divisor: i32 = 12892, [1000, 100000], c_end 1500.0, r_end 0.002;
     /// History bonus (and malus) per ply of depth for the quiet move that cut off (and the
     /// quiet moves tried before it): `history_bonus_per_ply`·depth − `history_bonus_per_ply`/2,

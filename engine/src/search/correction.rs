@@ -7,8 +7,9 @@
 //! static evaluation moves its pawn structure's entry toward the difference, weighted by
 //! depth, and later static evaluations of that structure add the entry.
 
-use shakmaty::{Chess, Color, Position, Role};
+use shakmaty::{Chess, Color, Position};
 
+use super::pawn_hash::pawn_index;
 use super::score::MATE_BOUND;
 
 /// Entries a side (a power of two): 2 × 16,384 × 4 bytes = 128 KiB.
@@ -42,17 +43,9 @@ impl CorrectionHistory {
 
     #[inline]
     fn slot(pos: &Chess) -> (usize, usize) {
-        let board = pos.board();
-        let pawns = board.by_role(Role::Pawn);
-        let white = (pawns & board.by_color(Color::White)).0;
-        let black = (pawns & board.by_color(Color::Black)).0;
-        // Two odd multipliers mix the bitboards; the product's high bits are the index.
-        let hash = white.wrapping_mul(0x9E37_79B9_7F4A_7C15)
-            ^ black.wrapping_mul(0xC2B2_AE3D_27D4_EB4F).rotate_left(29);
-        let hash = hash.wrapping_mul(0xD6E8_FEB8_6659_FD93);
         (
             usize::from(pos.turn() == Color::Black),
-            (hash >> (64 - INDEX_BITS)) as usize,
+            pawn_index(pos.board(), INDEX_BITS),
         )
     }
 

@@ -13,6 +13,7 @@ mod eval_cache;
 mod knobs;
 mod movegen;
 mod ordering;
+mod pawn_hash;
 mod qsearch;
 mod score;
 mod see;

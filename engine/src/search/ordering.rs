@@ -7,6 +7,7 @@ use shakmaty::{Bitboard, Chess, Color, Move, MoveList, Position, Rank, Role, Squ
 
 use super::knobs::Knobs;
 use super::movegen::is_legal_normal;
+use super::pawn_hash::pawn_index;
 use super::score::MAX_PLY;
 #[cfg(test)]
 use super::see::see;
@@ -27,6 +28,8 @@ const PIECE_SQUARES: usize = 12 * 64;
 /// No move at this ply (before the root, or a null move): the continuation history's last
 /// row, which stays zero (never updated), so that scoring adds it without a test.
 const NO_PIECE_SQUARE: usize = PIECE_SQUARES;
+/// Index bits of the pawn history: 512 pawn structures (1.5 MB).
+const PAWN_HISTORY_BITS: u32 = 9;
 
 /// Killer moves per ply, the butterfly history (side, from, to) of quiet moves that caused
 /// cut-offs and the continuation history (an earlier move's piece and square, this move's
@@ -37,6 +40,9 @@ pub(crate) struct Heuristics {
     continuation: Box<[[i32; PIECE_SQUARES]]>,
     /// Capture history: by moving piece and target square, then captured role.
     captures: Box<[[i32; 8]; PIECE_SQUARES]>,
+    /// Pawn history of quiet moves: by a hash of the pawn structure, then the move's piece
+    /// and target square (how a plan fits the pawns, whatever the moves before).
+    pawn_history: Box<[[i32; PIECE_SQUARES]]>,
     /// Piece and target square of the move played at each ply of the current path.
     played: [usize; MAX_PLY + 2],
 }
@@ -48,6 +54,7 @@ impl Heuristics {
             history: Box::new([[[0; 64]; 64]; 2]),
             continuation: vec![[0; PIECE_SQUARES]; PIECE_SQUARES + 1].into_boxed_slice(),
             captures: Box::new([[0; 8]; PIECE_SQUARES]),
+            pawn_history: vec![[0; PIECE_SQUARES]; 1 << PAWN_HISTORY_BITS].into_boxed_slice(),
             played: [NO_PIECE_SQUARE; MAX_PLY + 2],
         }
     }
@@ -59,6 +66,9 @@ impl Heuristics {
             row.fill(0);
         }
         *self.captures = [[0; 8]; PIECE_SQUARES];
+        for row in self.pawn_history.iter_mut() {
+            row.fill(0);
+        }
     }
 
     /// Between searches: forget killers, keep half of the butterfly history (the
@@ -106,7 +116,7 @@ impl Heuristics {
     pub(crate) fn reward(
         &mut self,
         knobs: &Knobs,
-        turn: Color,
+        pos: &Chess,
         ply: usize,
         depth: i32,
         best: Move,
@@ -116,17 +126,30 @@ impl Heuristics {
             self.killers[ply][1] = self.killers[ply][0];
             self.killers[ply][0] = Some(best);
         }
+        let turn = pos.turn();
         let bonus = history_bonus(knobs, depth);
         let previous = self.previous(knobs, ply);
+        let pawns = knobs
+            .pawn_history
+            .then(|| pawn_index(pos.board(), PAWN_HISTORY_BITS));
         self.update(turn, best, bonus);
         if knobs.cont_history {
             self.update_continuation(previous, turn, best, bonus);
+        }
+        if let Some(pawns) = pawns {
+            update_entry(
+                &mut self.pawn_history[pawns][piece_square(turn, best)],
+                bonus,
+            );
         }
         for &m in tried {
             if m != best && !m.is_capture() && !m.is_promotion() {
                 self.update(turn, m, -bonus);
                 if knobs.cont_history {
                     self.update_continuation(previous, turn, m, -bonus);
+                }
+                if let Some(pawns) = pawns {
+                    update_entry(&mut self.pawn_history[pawns][piece_square(turn, m)], -bonus);
                 }
             }
         }
@@ -237,6 +260,12 @@ impl Heuristics {
             &self.continuation[before_that],
             &self.continuation[four_back],
         );
+        // Off: the continuation history's zero row.
+        let by_pawns = if knobs.pawn_history {
+            &self.pawn_history[pawn_index(pos.board(), PAWN_HISTORY_BITS)]
+        } else {
+            &self.continuation[NO_PIECE_SQUARE]
+        };
         // Squares the enemy pawns attack: a piece is better moved off them than onto them.
         let threat_weight = knobs.quiet_pawn_threat;
         let pawn_threats = if threat_weight == 0 {
@@ -267,6 +296,7 @@ impl Heuristics {
                         + continued[current]
                         + continued_twice[current]
                         + continued_four[current]
+                        + by_pawns[current]
                         + threat;
                     if key == killer_keys[0] {
                         KILLER + 1
@@ -775,8 +805,8 @@ mod tests {
             .copied()
             .filter(|m| !m.is_capture() && !m.is_promotion())
             .collect();
-        h.reward(&knobs, p.turn(), 3, 5, quiet[2], &quiet[..2]);
-        h.reward(&knobs, p.turn(), 3, 4, quiet[4], &[]);
+        h.reward(&knobs, &p, 3, 5, quiet[2], &quiet[..2]);
+        h.reward(&knobs, &p, 3, 4, quiet[4], &[]);
         let tt = moves[7];
         let mut scores = [0; 256];
         h.score_moves(&knobs, &p, &moves, &mut scores, PackedMove::new(tt), 3);
@@ -930,7 +960,7 @@ mod tests {
         let mut h = Heuristics::new();
         // At ply 1, after the opponent's Ke8 (played at ply 0), Ra8 failed high after Ng3.
         h.set_played(0, previous.turn(), Some(find(&previous, "d8e8")));
-        h.reward(&on, p.turn(), 1, 4, ra8, &[ng3]);
+        h.reward(&on, &p, 1, 4, ra8, &[ng3]);
         h.clear_killers(1); // so that Ra8 is scored by its histories, not as a killer
         let with = score_of(&h, &on, &p, 1, ra8);
         let without = score_of(&h, &knobs(false), &p, 1, ra8);

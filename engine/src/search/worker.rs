@@ -411,8 +411,7 @@ impl Worker<'_> {
             && !m.is_promotion()
         {
             self.score_deferred();
-            self.heuristics
-                .reward(self.knobs, pos.turn(), ply, depth, m, &[]);
+            self.heuristics.reward(self.knobs, pos, ply, depth, m, &[]);
         }
     }
 
@@ -1044,14 +1043,8 @@ impl Worker<'_> {
                         );
                         if quiet {
                             // The moves tried before this one sit at the front of the list.
-                            self.heuristics.reward(
-                                self.knobs,
-                                pos.turn(),
-                                ply,
-                                depth,
-                                m,
-                                &moves[..index],
-                            );
+                            self.heuristics
+                                .reward(self.knobs, pos, ply, depth, m, &moves[..index]);
                         }
                         break;
                     }
