@@ -378,6 +378,9 @@ search_params! {
     /// moving piece, target square and captured role), rewarded when a capture cuts a node
     /// off and penalised when a capture searched before the cut-off move did not; won +8.0
     /// Elo at 5,000 nodes against plain MVV-LVA (docs/strength.md row 71).
+    /// Quiet moves that give check gain this on their history score (0 = off). Useful
+    /// within 0..8000 against histories of ±16,384: c_end 500.
+    QUIET_CHECK_BONUS quiet_check_bonus: i32 = 0, [0, 16384], c_end 500.0, r_end 0.002;
     CAPTURE_HISTORY capture_history: bool = true, [0, 1], c_end 0.5, r_end 0.002;
     /// The capture history's entry (within ±16,384) is divided by this before it is added
     /// to the MVV-LVA score (eight points per centipawn of the victim: 8 lets a full entry

@@ -275,6 +275,9 @@ impl Heuristics {
             pawn_attacks_of(board.pawns() & board.by_color(!turn), !turn)
         };
         let piece_threats = LesserPieceThreats::new(pos, knobs.quiet_piece_threat);
+        // Quiet checks: forcing, and often what the side to move has.
+        let check_bonus = knobs.quiet_check_bonus;
+        let checks = (check_bonus != 0).then(|| CheckInfo::new(pos));
         for (m, score) in moves.iter().zip(scores.iter_mut()) {
             // Quiet moves, most of the list, by one match; the rest by their kind.
             *score = match *m {
@@ -297,7 +300,10 @@ impl Heuristics {
                         + continued_twice[current]
                         + continued_four[current]
                         + by_pawns[current]
-                        + threat;
+                        + threat
+                        + checks
+                            .as_ref()
+                            .map_or(0, |c| i32::from(c.gives_check(pos, *m)) * check_bonus);
                     if key == killer_keys[0] {
                         KILLER + 1
                     } else if key == killer_keys[1] {
