@@ -219,6 +219,12 @@ fn every_search_feature_off_by_default_can_be_switched_on() {
         "correction_history=1",
         "probcut=1",
         "tt_cutoff_history=1",
+        "lmr_research_adjust=1",
+        "lmr_killers=1",
+        "lmr_cutoff_count=1",
+        "cont_history_4=1",
+        "pawn_history=1",
+        "quiet_check_bonus=4000",
     ] {
         assert!(
             changes_the_search(assignments),

@@ -981,6 +981,87 @@ mod tests {
     }
 
     #[test]
+    fn continuation_history_four_plies_back_when_switched_on() {
+        use crate::params::search::CONT_HISTORY_4;
+        let p = pos("4k3/8/8/8/8/8/8/R3K2N w - - 0 1");
+        let four_back = pos("4k3/8/8/8/8/8/8/R3K1N1 w - - 0 1");
+        let (ra8, ng3) = (find(&p, "a1a8"), find(&p, "h1g3"));
+        let on = knobs_with(&[
+            (CONT_HISTORY_4, 1),
+            (crate::params::search::QUIET_PAWN_THREAT, 0),
+            (crate::params::search::QUIET_PIECE_THREAT, 0),
+        ]);
+        let mut h = Heuristics::new();
+        // At ply 4, our own Nh1 (played at ply 0) came before; plies 1 to 3 were null moves.
+        h.set_played(0, four_back.turn(), Some(find(&four_back, "g1h3")));
+        h.reward(&on, &p, 4, 4, ra8, &[ng3]);
+        h.clear_killers(4);
+        let with = score_of(&h, &on, &p, 4, ra8);
+        let off = knobs_with(&[
+            (crate::params::search::QUIET_PAWN_THREAT, 0),
+            (crate::params::search::QUIET_PIECE_THREAT, 0),
+        ]);
+        let without = score_of(&h, &off, &p, 4, ra8);
+        assert!(with > without && without > 0, "{with} {without}");
+        // Off, the four-ply row is never written either.
+        let mut unlearnt = Heuristics::new();
+        unlearnt.set_played(0, four_back.turn(), Some(find(&four_back, "g1h3")));
+        unlearnt.reward(&off, &p, 4, 4, ra8, &[ng3]);
+        unlearnt.clear_killers(4);
+        assert_eq!(score_of(&unlearnt, &on, &p, 4, ra8), without);
+    }
+
+    #[test]
+    fn pawn_history_follows_the_pawn_structure() {
+        use crate::params::search::{PAWN_HISTORY, QUIET_PAWN_THREAT, QUIET_PIECE_THREAT};
+        let p = pos("4k3/1p6/8/8/8/8/1P6/R3K2N w - - 0 1");
+        let other_pawns = pos("4k3/1p6/8/8/8/1P6/8/R3K2N w - - 0 1");
+        let (ra8, ng3) = (find(&p, "a1a8"), find(&p, "h1g3"));
+        let on = knobs_with(&[
+            (PAWN_HISTORY, 1),
+            (QUIET_PAWN_THREAT, 0),
+            (QUIET_PIECE_THREAT, 0),
+        ]);
+        let off = knobs_with(&[(QUIET_PAWN_THREAT, 0), (QUIET_PIECE_THREAT, 0)]);
+        let mut h = Heuristics::new();
+        h.reward(&on, &p, 1, 4, ra8, &[ng3]);
+        h.clear_killers(1);
+        let with = score_of(&h, &on, &p, 1, ra8);
+        let without = score_of(&h, &off, &p, 1, ra8);
+        assert!(with > without && without > 0, "{with} {without}");
+        assert!(score_of(&h, &on, &p, 1, ng3) < score_of(&h, &off, &p, 1, ng3));
+        // Under other pawns only the other histories are left (Ra8 plays the same there).
+        let ra8_there = find(&other_pawns, "a1a8");
+        assert_eq!(
+            score_of(&h, &on, &other_pawns, 1, ra8_there),
+            score_of(&h, &off, &other_pawns, 1, ra8_there)
+        );
+    }
+
+    #[test]
+    fn quiet_check_bonus_raises_checks_only() {
+        use crate::params::search::{QUIET_CHECK_BONUS, QUIET_PAWN_THREAT, QUIET_PIECE_THREAT};
+        let p = pos("4k3/8/8/8/8/8/8/R3K2N w - - 0 1");
+        let h = Heuristics::new();
+        let off = knobs_with(&[(QUIET_PAWN_THREAT, 0), (QUIET_PIECE_THREAT, 0)]);
+        let on = knobs_with(&[
+            (QUIET_CHECK_BONUS, 3000),
+            (QUIET_PAWN_THREAT, 0),
+            (QUIET_PIECE_THREAT, 0),
+        ]);
+        // Ra8+ and Ng3 (no check): only the check gains the bonus.
+        let (ra8, ng3) = (find(&p, "a1a8"), find(&p, "h1g3"));
+        assert_eq!(
+            score_of(&h, &on, &p, 1, ra8),
+            score_of(&h, &off, &p, 1, ra8) + 3000
+        );
+        assert_eq!(
+            score_of(&h, &on, &p, 1, ng3),
+            score_of(&h, &off, &p, 1, ng3)
+        );
+    }
+
+    #[test]
     fn lazy_pick_gives_the_order_of_exact_scores() {
         for fen in [
             "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
