@@ -936,6 +936,15 @@ mod tests {
         ])
     }
 
+    /// The default knobs with the threat terms off (quiet moves by their histories, and the
+    /// bonus under test) and `settings` changed.
+    fn without_threats(settings: &[(crate::params::ParamId, i64)]) -> Knobs {
+        use crate::params::search::{QUIET_PAWN_THREAT, QUIET_PIECE_THREAT};
+        let mut all = vec![(QUIET_PAWN_THREAT, 0), (QUIET_PIECE_THREAT, 0)];
+        all.extend_from_slice(settings);
+        knobs_with(&all)
+    }
+
     /// The default knobs with `settings` changed.
     fn knobs_with(settings: &[(crate::params::ParamId, i64)]) -> Knobs {
         let mut params = crate::params::Params::default();
@@ -986,21 +995,14 @@ mod tests {
         let p = pos("4k3/8/8/8/8/8/8/R3K2N w - - 0 1");
         let four_back = pos("4k3/8/8/8/8/8/8/R3K1N1 w - - 0 1");
         let (ra8, ng3) = (find(&p, "a1a8"), find(&p, "h1g3"));
-        let on = knobs_with(&[
-            (CONT_HISTORY_4, 1),
-            (crate::params::search::QUIET_PAWN_THREAT, 0),
-            (crate::params::search::QUIET_PIECE_THREAT, 0),
-        ]);
+        let on = without_threats(&[(CONT_HISTORY_4, 1)]);
         let mut h = Heuristics::new();
-        // At ply 4, our own Nh1 (played at ply 0) came before; plies 1 to 3 were null moves.
+        // At ply 4, our own Ng1-h3 (played at ply 0) came before; plies 1 to 3 hold no move.
         h.set_played(0, four_back.turn(), Some(find(&four_back, "g1h3")));
         h.reward(&on, &p, 4, 4, ra8, &[ng3]);
         h.clear_killers(4);
         let with = score_of(&h, &on, &p, 4, ra8);
-        let off = knobs_with(&[
-            (crate::params::search::QUIET_PAWN_THREAT, 0),
-            (crate::params::search::QUIET_PIECE_THREAT, 0),
-        ]);
+        let off = without_threats(&[]);
         let without = score_of(&h, &off, &p, 4, ra8);
         assert!(with > without && without > 0, "{with} {without}");
         // Off, the four-ply row is never written either.
@@ -1013,16 +1015,12 @@ mod tests {
 
     #[test]
     fn pawn_history_follows_the_pawn_structure() {
-        use crate::params::search::{PAWN_HISTORY, QUIET_PAWN_THREAT, QUIET_PIECE_THREAT};
+        use crate::params::search::PAWN_HISTORY;
         let p = pos("4k3/1p6/8/8/8/8/1P6/R3K2N w - - 0 1");
         let other_pawns = pos("4k3/1p6/8/8/8/1P6/8/R3K2N w - - 0 1");
         let (ra8, ng3) = (find(&p, "a1a8"), find(&p, "h1g3"));
-        let on = knobs_with(&[
-            (PAWN_HISTORY, 1),
-            (QUIET_PAWN_THREAT, 0),
-            (QUIET_PIECE_THREAT, 0),
-        ]);
-        let off = knobs_with(&[(QUIET_PAWN_THREAT, 0), (QUIET_PIECE_THREAT, 0)]);
+        let on = without_threats(&[(PAWN_HISTORY, 1)]);
+        let off = without_threats(&[]);
         let mut h = Heuristics::new();
         h.reward(&on, &p, 1, 4, ra8, &[ng3]);
         h.clear_killers(1);
@@ -1040,15 +1038,11 @@ mod tests {
 
     #[test]
     fn quiet_check_bonus_raises_checks_only() {
-        use crate::params::search::{QUIET_CHECK_BONUS, QUIET_PAWN_THREAT, QUIET_PIECE_THREAT};
+        use crate::params::search::QUIET_CHECK_BONUS;
         let p = pos("4k3/8/8/8/8/8/8/R3K2N w - - 0 1");
         let h = Heuristics::new();
-        let off = knobs_with(&[(QUIET_PAWN_THREAT, 0), (QUIET_PIECE_THREAT, 0)]);
-        let on = knobs_with(&[
-            (QUIET_CHECK_BONUS, 3000),
-            (QUIET_PAWN_THREAT, 0),
-            (QUIET_PIECE_THREAT, 0),
-        ]);
+        let off = without_threats(&[]);
+        let on = without_threats(&[(QUIET_CHECK_BONUS, 3000)]);
         // Ra8+ and Ng3 (no check): only the check gains the bonus.
         let (ra8, ng3) = (find(&p, "a1a8"), find(&p, "h1g3"));
         assert_eq!(
