@@ -185,23 +185,54 @@ fn every_search_feature_can_be_switched_off() {
 /// Whether the parameter assignments (space-separated `name=value`) change the node count of
 /// a depth-8 search in at least one of two positions; each search must find a move.
 fn changes_the_search(assignments: &str) -> bool {
+    changes_the_search_from("", assignments)
+}
+
+/// Parameters with the space-separated `name=value` assignments of `base` applied.
+fn params_with(base: &str) -> Params {
+    let mut p = Params::default();
+    for assignment in base.split(' ').filter(|a| !a.is_empty()) {
+        p.set_assignment(assignment).unwrap();
+    }
+    p
+}
+
+/// [`changes_the_search`] from the parameters of `base` instead of the defaults.
+fn changes_the_search_from(base: &str, assignments: &str) -> bool {
     let middlegame = "r1bq1r1k/1pp1n1pp/1p1p4/4p2Q/4Pp2/1BNP4/PPP2PPP/3R1RK1 w - - 2 14";
     let tactical = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 10";
     let mut changed = false;
     for fen in [middlegame, tactical] {
-        let base = search_with(Params::default(), fen, depth(8), &[]);
-        let mut p = Params::default();
-        for assignment in assignments.split(' ') {
-            p.set_assignment(assignment).unwrap();
-        }
-        let r = search_with(p, fen, depth(8), &[]);
+        let before = search_with(params_with(base), fen, depth(8), &[]);
+        let r = search_with(
+            params_with(&format!("{base} {assignments}")),
+            fen,
+            depth(8),
+            &[],
+        );
         assert!(
             r.best_move.is_some(),
             "{assignments} found no move in {fen}"
         );
-        changed |= r.nodes != base.nodes;
+        changed |= r.nodes != before.nodes;
     }
     changed
+}
+
+#[test]
+fn the_singular_extensions_refinements_change_its_search() {
+    // Both act only where the singular search runs, from depth 6: lowered to act at depth 8.
+    let base = "singular_extension=1 singular_depth=4";
+    for assignments in ["singular_negative=1", "singular_double_margin=10"] {
+        assert!(
+            changes_the_search_from(base, assignments),
+            "{assignments} changed nothing from {base}"
+        );
+    }
+    // Without the singular extension they do nothing.
+    assert!(!changes_the_search(
+        "singular_negative=1 singular_double_margin=10"
+    ));
 }
 
 #[test]

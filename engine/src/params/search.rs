@@ -307,6 +307,17 @@ search_params! {
     /// Singular extension: margin below the table's score, per ply of depth (cp). Useful
     /// within 1..8: c_end 0.5.
     SINGULAR_MARGIN singular_margin: i32 = 2, [0, 100], c_end 0.5, r_end 0.002;
+    /// Singular extension, negative: when the search without the table move neither fails
+    /// low nor reaches beta, the table move is searched a ply shallower if its own score is at
+    /// least beta or the node is expected to fail high (other moves may do as well).
+    SINGULAR_NEGATIVE singular_negative: bool = false, [0, 1], c_end 0.5, r_end 0.002;
+    /// Singular extension, double: in non-PV nodes the table move is searched two plies
+    /// deeper when the search without it fails low by this margin (cp) more; 0: never.
+    /// Useful within 10..60: c_end 5.
+    SINGULAR_DOUBLE_MARGIN singular_double_margin: i32 = 0, [0, 500], c_end 5.0, r_end 0.002;
+    /// Singular extension, double: at most this many double extensions on a path from the
+    /// root (they would otherwise lengthen a forced line without end). Useful within 2..12.
+    SINGULAR_DOUBLE_LIMIT singular_double_limit: i32 = 6, [0, 64], c_end 1.0, r_end 0.002;
     /// ProbCut: in non-PV nodes at depth `probcut_depth` or more, captures that win at least
     /// `probcut_margin` over beta by SEE are tried first against that raised beta, by a
     /// quiescence search and then a search `probcut_reduction` plies shallower; the node fails

@@ -206,6 +206,8 @@ impl Searcher {
             excluded: [None; MAX_PLY + 2],
             static_evals: [-score::INFINITY; MAX_PLY + 2],
             cutoffs: [0; MAX_PLY + 2],
+            double_extensions: [0; MAX_PLY + 2],
+            root_depth: 0,
             node_limit,
             nodes: 0,
             seldepth: 0,
@@ -291,6 +293,7 @@ impl Searcher {
             {
                 break;
             }
+            worker.root_depth = depth;
             let mut delta = aspiration;
             let (mut alpha, mut beta) =
                 if aspiration > 0 && depth >= 5 && previous.abs() < MATE_BOUND {

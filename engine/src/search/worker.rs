@@ -97,6 +97,10 @@ pub(crate) struct Worker<'a> {
     /// `cutoffs[ply]`: the beta cut-offs of the move loops of nodes at `ply` since the node
     /// at `ply − 2` began (so, of the children of a node and of its siblings).
     pub cutoffs: [usize; MAX_PLY + 2],
+    /// `double_extensions[ply]`: the singular double extensions on the path to `ply`.
+    pub double_extensions: [i32; MAX_PLY + 2],
+    /// The depth of the iteration under way (singular extensions stop at twice it in plies).
+    pub root_depth: i32,
     pub node_limit: u64,
     pub nodes: u64,
     pub seldepth: usize,
@@ -509,6 +513,8 @@ impl Worker<'_> {
         }
         let original_alpha = alpha;
         self.cutoffs[ply + 2] = 0;
+        // The children searched before the move loop (null move, ProbCut) extend nothing.
+        self.double_extensions[ply + 1] = self.double_extensions[ply];
         // A singular-extension search of this node without its table move: its result is
         // not the node's, so neither the table's cut-off nor its store apply.
         let excluded = self.excluded[ply];
@@ -675,11 +681,13 @@ impl Worker<'_> {
         // upper bound, stands above every other move's by a margin (a reduced search without
         // it fails low against that margin), it is searched a ply deeper. When even the other
         // moves reach beta, the node fails high without searching further (multi-cut).
-        let mut singular = false;
+        // The table move's extension (negative: a reduction).
+        let mut tt_extension = 0;
         if self.knobs.singular_extension
             && !root
             && excluded.is_none()
             && depth >= self.knobs.singular_depth
+            && (ply as i32) < 2 * self.root_depth
             && let Some(h) = hit
             && h.best != PackedMove::NONE
             && h.depth >= depth - 3
@@ -706,9 +714,20 @@ impl Worker<'_> {
                 return 0;
             }
             if score < singular_beta {
-                singular = true;
+                let double_margin = self.knobs.singular_double_margin;
+                tt_extension = if !pv_node
+                    && double_margin > 0
+                    && score < singular_beta - double_margin
+                    && self.double_extensions[ply] < self.knobs.singular_double_limit
+                {
+                    2
+                } else {
+                    1
+                };
             } else if singular_beta >= beta {
                 return singular_beta;
+            } else if self.knobs.singular_negative && (h.score >= beta || cut_node) {
+                tt_extension = -1;
             }
         }
 
@@ -900,11 +919,14 @@ impl Worker<'_> {
                 }
             }
             let (child, child_key, child_in_check) = self.play_child(pos, key, m, ply);
-            let new_depth = if singular && move_score == TT_MOVE {
-                depth
+            let extension = if move_score == TT_MOVE {
+                tt_extension
             } else {
-                depth - 1
+                0
             };
+            let new_depth = depth - 1 + extension;
+            self.double_extensions[ply + 1] =
+                self.double_extensions[ply] + i32::from(extension == 2);
 
             let score = if index == 0 {
                 let score = -self.search(
