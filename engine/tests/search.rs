@@ -180,6 +180,10 @@ fn every_search_feature_can_be_switched_off() {
         changes_the_search("lmr_not_improving=0"),
         "lmr_not_improving=0 changed nothing"
     );
+    assert!(
+        changes_the_search("lmr_killers=0"),
+        "lmr_killers=0 changed nothing"
+    );
 }
 
 /// Whether the parameter assignments (space-separated `name=value`) change the node count of
@@ -251,7 +255,6 @@ fn every_search_feature_off_by_default_can_be_switched_on() {
         "probcut=1",
         "tt_cutoff_history=1",
         "lmr_research_adjust=1",
-        "lmr_killers=1",
         "lmr_cutoff_count=1",
         "cont_history_4=1",
         "pawn_history=1",

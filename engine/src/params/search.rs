@@ -370,7 +370,7 @@ search_params! {
     LMR_SHALLOWER_MARGIN lmr_shallower_margin: i32 = 8, [-100, 1000], c_end 2.0, r_end 0.002;
     /// LMR of killer moves: the killers are reduced too, one ply less than the other quiet
     /// moves (before: never reduced).
-    LMR_KILLERS lmr_killers: bool = false, [0, 1], c_end 0.5, r_end 0.002;
+    LMR_KILLERS lmr_killers: bool = true, [0, 1], c_end 0.5, r_end 0.002;
     /// LMR: plies more for a move whose sibling nodes (the children of this node and of its
     /// siblings, since their parent began) cut off more than `lmr_cutoff_threshold` times:
     /// their refutations come easily, as in an all-node (0 = off).
