@@ -259,6 +259,7 @@ fn every_search_feature_off_by_default_can_be_switched_on() {
         "cont_history_4=1",
         "pawn_history=1",
         "quiet_check_bonus=4000",
+        "countermove_bonus=8000",
     ] {
         assert!(
             changes_the_search(assignments),

@@ -43,6 +43,10 @@ pub(crate) struct Heuristics {
     /// Pawn history of quiet moves: by a hash of the pawn structure, then the move's piece
     /// and target square (how a plan fits the pawns, whatever the moves before).
     pawn_history: Box<[[i32; PIECE_SQUARES]]>,
+    /// Counter moves: by the opponent's previous move (piece and target square), the quiet
+    /// move (its [`quiet_key`]) that last cut off after it; the last row (no previous move)
+    /// stays empty.
+    counters: Box<[u32; PIECE_SQUARES + 1]>,
     /// Piece and target square of the move played at each ply of the current path.
     played: [usize; MAX_PLY + 2],
 }
@@ -55,6 +59,7 @@ impl Heuristics {
             continuation: vec![[0; PIECE_SQUARES]; PIECE_SQUARES + 1].into_boxed_slice(),
             captures: Box::new([[0; 8]; PIECE_SQUARES]),
             pawn_history: vec![[0; PIECE_SQUARES]; 1 << PAWN_HISTORY_BITS].into_boxed_slice(),
+            counters: Box::new([NO_KEY; PIECE_SQUARES + 1]),
             played: [NO_PIECE_SQUARE; MAX_PLY + 2],
         }
     }
@@ -66,6 +71,7 @@ impl Heuristics {
             row.fill(0);
         }
         *self.captures = [[0; 8]; PIECE_SQUARES];
+        *self.counters = [NO_KEY; PIECE_SQUARES + 1];
         for row in self.pawn_history.iter_mut() {
             row.fill(0);
         }
@@ -93,6 +99,13 @@ impl Heuristics {
     #[inline]
     pub(crate) fn set_played(&mut self, ply: usize, turn: Color, m: Option<Move>) {
         self.played[ply] = m.map_or(NO_PIECE_SQUARE, |m| piece_square(turn, m));
+    }
+
+    /// The piece-square of the move one ply before `ply`.
+    #[inline]
+    fn before(&self, ply: usize) -> usize {
+        ply.checked_sub(1)
+            .map_or(NO_PIECE_SQUARE, |p| self.played[p])
     }
 
     /// The piece-squares of the moves one, two and (with `cont_history_4`) four plies before
@@ -133,6 +146,14 @@ impl Heuristics {
             .pawn_history
             .then(|| pawn_index(pos.board(), PAWN_HISTORY_BITS));
         self.update(turn, best, bonus);
+        if knobs.countermove_bonus != 0
+            && let Move::Normal { role, from, to, .. } = best
+        {
+            let before = self.before(ply);
+            if before != NO_PIECE_SQUARE {
+                self.counters[before] = quiet_key(role, from, to);
+            }
+        }
         if knobs.cont_history {
             self.update_continuation(previous, turn, best, bonus);
         }
@@ -278,6 +299,13 @@ impl Heuristics {
         // Quiet checks: forcing, and often what the side to move has.
         let check_bonus = knobs.quiet_check_bonus;
         let checks = (check_bonus != 0).then(|| CheckInfo::new(pos));
+        // The counter move to the opponent's last move (none: a key no move has).
+        let counter_bonus = knobs.countermove_bonus;
+        let counter_key = if counter_bonus == 0 {
+            NO_KEY
+        } else {
+            self.counters[self.before(ply)]
+        };
         for (m, score) in moves.iter().zip(scores.iter_mut()) {
             // Quiet moves, most of the list, by one match; the rest by their kind.
             *score = match *m {
@@ -301,6 +329,7 @@ impl Heuristics {
                         + continued_four[current]
                         + by_pawns[current]
                         + threat
+                        + i32::from(key == counter_key) * counter_bonus
                         + checks
                             .as_ref()
                             .map_or(0, |c| i32::from(c.gives_check(pos, *m)) * check_bonus);
@@ -1011,6 +1040,46 @@ mod tests {
         unlearnt.reward(&off, &p, 4, 4, ra8, &[ng3]);
         unlearnt.clear_killers(4);
         assert_eq!(score_of(&unlearnt, &on, &p, 4, ra8), without);
+    }
+
+    #[test]
+    fn counter_move_answers_the_previous_move() {
+        use crate::params::search::COUNTERMOVE_BONUS;
+        let p = pos("4k3/8/8/8/8/8/8/R3K2N w - - 0 1");
+        let previous = pos("3k4/8/8/8/8/8/8/R3K2N b - - 0 1");
+        let (ra8, ng3) = (find(&p, "a1a8"), find(&p, "h1g3"));
+        let on = without_threats(&[(COUNTERMOVE_BONUS, 3000)]);
+        let off = without_threats(&[]);
+        let mut h = Heuristics::new();
+        // At ply 1, after the opponent's Ke8, Ra8 failed high after Ng3.
+        h.set_played(0, previous.turn(), Some(find(&previous, "d8e8")));
+        h.reward(&on, &p, 1, 4, ra8, &[ng3]);
+        h.clear_killers(1);
+        assert_eq!(
+            score_of(&h, &on, &p, 1, ra8),
+            score_of(&h, &off, &p, 1, ra8) + 3000
+        );
+        assert_eq!(
+            score_of(&h, &on, &p, 1, ng3),
+            score_of(&h, &off, &p, 1, ng3)
+        );
+        // After another previous move, or a null move, Ra8 is no counter move.
+        for before in [Some(find(&previous, "d8d7")), None] {
+            h.set_played(0, previous.turn(), before);
+            assert_eq!(
+                score_of(&h, &on, &p, 1, ra8),
+                score_of(&h, &off, &p, 1, ra8)
+            );
+        }
+        // Off, no counter move is recorded.
+        let mut unlearnt = Heuristics::new();
+        unlearnt.set_played(0, previous.turn(), Some(find(&previous, "d8e8")));
+        unlearnt.reward(&off, &p, 1, 4, ra8, &[ng3]);
+        unlearnt.clear_killers(1);
+        assert_eq!(
+            score_of(&unlearnt, &on, &p, 1, ra8),
+            score_of(&unlearnt, &off, &p, 1, ra8)
+        );
     }
 
     #[test]
