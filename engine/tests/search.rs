@@ -233,6 +233,11 @@ fn the_singular_extensions_refinements_change_its_search() {
             "{assignments} changed nothing from {base}"
         );
     }
+    // With no double extension allowed on a path, the double margin does nothing.
+    assert!(!changes_the_search_from(
+        &format!("{base} singular_double_limit=0"),
+        "singular_double_margin=10"
+    ));
     // Without the singular extension they do nothing.
     assert!(!changes_the_search(
         "singular_negative=1 singular_double_margin=10"

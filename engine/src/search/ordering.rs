@@ -101,10 +101,10 @@ impl Heuristics {
         self.played[ply] = m.map_or(NO_PIECE_SQUARE, |m| piece_square(turn, m));
     }
 
-    /// The piece-square of the move one ply before `ply`.
+    /// The piece-square of the move `back` plies before `ply` (none before the root).
     #[inline]
-    fn before(&self, ply: usize) -> usize {
-        ply.checked_sub(1)
+    fn played_before(&self, ply: usize, back: usize) -> usize {
+        ply.checked_sub(back)
             .map_or(NO_PIECE_SQUARE, |p| self.played[p])
     }
 
@@ -112,10 +112,7 @@ impl Heuristics {
     /// `ply`.
     #[inline]
     fn previous(&self, knobs: &Knobs, ply: usize) -> [usize; 3] {
-        let at = |back: usize| {
-            ply.checked_sub(back)
-                .map_or(NO_PIECE_SQUARE, |p| self.played[p])
-        };
+        let at = |back| self.played_before(ply, back);
         let four_back = if knobs.cont_history_4 {
             at(4)
         } else {
@@ -149,7 +146,7 @@ impl Heuristics {
         if knobs.countermove_bonus != 0
             && let Move::Normal { role, from, to, .. } = best
         {
-            let before = self.before(ply);
+            let before = self.played_before(ply, 1);
             if before != NO_PIECE_SQUARE {
                 self.counters[before] = quiet_key(role, from, to);
             }
@@ -304,7 +301,7 @@ impl Heuristics {
         let counter_key = if counter_bonus == 0 {
             NO_KEY
         } else {
-            self.counters[self.before(ply)]
+            self.counters[self.played_before(ply, 1)]
         };
         for (m, score) in moves.iter().zip(scores.iter_mut()) {
             // Quiet moves, most of the list, by one match; the rest by their kind.
