@@ -265,6 +265,8 @@ fn every_search_feature_off_by_default_can_be_switched_on() {
         "pawn_history=1",
         "quiet_check_bonus=4000",
         "countermove_bonus=8000",
+        "lmr_tt_pv=1",
+        "null_move_depth_divisor=3",
     ] {
         assert!(
             changes_the_search(assignments),

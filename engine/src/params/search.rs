@@ -145,6 +145,9 @@ search_params! {
     NULL_MOVE null_move: bool = true, [0, 1], c_end 0.5, r_end 0.002;
     /// Null-move depth reduction (plies). A narrow range, 1..6: c_end 0.5, the integer minimum.
     NULL_MOVE_REDUCTION null_move_reduction: i32 = 3, [1, 6], c_end 0.5, r_end 0.002;
+    /// The null move is reduced one ply more per this many plies of depth (Stockfish: 3).
+    /// c_end 1.
+    NULL_MOVE_DEPTH_DIVISOR null_move_depth_divisor: i32 = 6, [2, 64], c_end 1.0, r_end 0.002;
     /// Late-move reductions.
     LMR lmr: bool = true, [0, 1], c_end 0.5, r_end 0.002;
     /// LMR: constant part of the reduction, in hundredths of a ply. Useful within 0..200:
@@ -401,6 +404,9 @@ search_params! {
     /// (by its piece and target square) gains this on its history score (0 = off). Useful
     /// within 0..16,384 against histories of ±16,384: c_end 1000.
     COUNTERMOVE_BONUS countermove_bonus: i32 = 0, [0, 65536], c_end 1000.0, r_end 0.002;
+    /// LMR: the moves of a non-PV node that the table marks as having been on a principal
+    /// variation are reduced this many plies less (0 = off). c_end 0.5.
+    LMR_TT_PV lmr_tt_pv: i32 = 0, [0, 3], c_end 0.5, r_end 0.002;
     /// The capture history's entry (within ±16,384) is divided by this before it is added
     /// to the MVV-LVA score (eight points per centipawn of the victim: 8 lets a full entry
     /// outweigh about 256 cp). c_end 2.

@@ -59,6 +59,9 @@ struct Entry {
     depth: u8,
     /// Generation in the high 6 bits, bound in the low 2 (0 = empty slot).
     age_bound: u8,
+    /// Whether the node was on a principal variation when stored (or its earlier entry
+    /// said so): 1 or 0, in what was padding.
+    was_pv: u8,
 }
 
 /// How far below depth 0 quiescence results are stored: a result that searched quiet checks
@@ -79,6 +82,8 @@ pub(crate) struct Hit {
     pub score: i32,
     pub depth: i32,
     pub bound: Bound,
+    /// The node was searched as a PV node, now or when an earlier entry was stored.
+    pub was_pv: bool,
 }
 
 pub(crate) struct TranspositionTable {
@@ -155,6 +160,7 @@ impl TranspositionTable {
             score: score_from_tt(i32::from(e.score), ply),
             depth: i32::from(e.depth) - QS_DEPTH_OFFSET,
             bound,
+            was_pv: e.was_pv != 0,
         })
     }
 
@@ -175,10 +181,12 @@ impl TranspositionTable {
         let e = &self.entries[self.index(key)];
         let free = e.age_bound == 0 || e.age_bound >> 2 != self.generation;
         if free || (e.key == key && i32::from(e.depth) < QS_DEPTH_OFFSET) {
-            self.store(key, ply, depth, score, bound, best);
+            self.store(key, ply, depth, score, bound, best, false);
         }
     }
 
+    // An entry's fields, each its own argument, as the search has them at hand.
+    #[allow(clippy::too_many_arguments)]
     pub(crate) fn store(
         &mut self,
         key: u64,
@@ -187,6 +195,7 @@ impl TranspositionTable {
         score: i32,
         bound: Bound,
         best: PackedMove,
+        was_pv: bool,
     ) {
         let index = self.index(key);
         self.dirty = true;
@@ -219,6 +228,7 @@ impl TranspositionTable {
             score: score_to_tt(score, ply) as i16,
             depth: (depth + QS_DEPTH_OFFSET).clamp(0, 255) as u8,
             age_bound: generation << 2 | bound_bits,
+            was_pv: u8::from(was_pv),
         };
     }
 
@@ -336,20 +346,24 @@ mod tests {
     fn mate_scores_are_stored_relative_to_the_node() {
         let mut tt = TranspositionTable::new(1);
         // Mate in 3 plies from a node at ply 5 is MATE - 8 at the root...
-        tt.store(42, 5, 4, MATE - 8, Bound::Exact, PackedMove::NONE);
+        tt.store(42, 5, 4, MATE - 8, Bound::Exact, PackedMove::NONE, false);
         // ...and MATE - 5 when the same position is met at ply 2.
         let hit = tt.probe(42, 2).unwrap();
         assert_eq!(hit.score, MATE - 5);
         assert_eq!(hit.bound, Bound::Exact);
-        tt.store(43, 3, 4, -(MATE - 6), Bound::Upper, PackedMove::NONE);
+        tt.store(43, 3, 4, -(MATE - 6), Bound::Upper, PackedMove::NONE, false);
         assert_eq!(tt.probe(43, 1).unwrap().score, -(MATE - 4));
         assert!(tt.probe(44, 0).is_none());
+        // The PV mark is kept with the entry.
+        assert!(!hit.was_pv);
+        tt.store(45, 0, 2, 7, Bound::Upper, PackedMove::NONE, true);
+        assert!(tt.probe(45, 0).unwrap().was_pv);
         tt.clear();
         assert!(tt.probe(42, 2).is_none());
         // A clean table stays clean; a store makes it need zeroing again.
         tt.clear();
         assert!(tt.probe(43, 1).is_none());
-        tt.store(42, 0, 1, 5, Bound::Lower, PackedMove::NONE);
+        tt.store(42, 0, 1, 5, Bound::Lower, PackedMove::NONE, false);
         tt.clear();
         assert!(tt.probe(42, 0).is_none());
         assert_eq!(tt.megabytes(), 1);

@@ -399,6 +399,7 @@ impl Worker<'_> {
                     score,
                     Bound::Lower,
                     PackedMove::new(m),
+                    false,
                 );
                 return Some(score);
             }
@@ -521,6 +522,8 @@ impl Worker<'_> {
 
         let hit = self.tt.probe(key, ply);
         let tt_move = hit.map_or(PackedMove::NONE, |h| h.best);
+        // A node on a principal variation now or when it was last stored.
+        let tt_pv = pv_node || hit.is_some_and(|h| h.was_pv);
         if let Some(h) = hit
             && excluded.is_none()
             && !pv_node
@@ -610,7 +613,8 @@ impl Worker<'_> {
                 && has_pieces(pos)
                 && let Some(null_pos) = null_move(pos)
             {
-                let mut reduction = self.knobs.null_move_reduction + depth / 6;
+                let mut reduction =
+                    self.knobs.null_move_reduction + depth / self.knobs.null_move_depth_divisor;
                 if self.knobs.null_move_eval {
                     reduction += ((pruning_eval - beta) / self.knobs.null_move_eval_divisor).min(3);
                 }
@@ -973,6 +977,10 @@ impl Worker<'_> {
                     if !improving && !pv_node {
                         reduction += self.knobs.lmr_not_improving;
                     }
+                    if tt_pv && !pv_node {
+                        // Once on a principal variation, likely to become one again.
+                        reduction -= self.knobs.lmr_tt_pv;
+                    }
                     if self.knobs.cont_history && quiet && move_score < super::ordering::KILLER {
                         // Quiet moves below the killers are scored by their histories.
                         reduction -= move_score / self.knobs.lmr_history_divisor;
@@ -1101,7 +1109,8 @@ impl Worker<'_> {
                 .update(pos, depth, raw_eval, best_score, self.knobs.correction_max);
         }
         let packed = best_move.map_or(PackedMove::NONE, PackedMove::new);
-        self.tt.store(key, ply, depth, best_score, bound, packed);
+        self.tt
+            .store(key, ply, depth, best_score, bound, packed, tt_pv);
         best_score
     }
 }
