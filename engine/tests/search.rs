@@ -184,6 +184,19 @@ fn every_search_feature_can_be_switched_off() {
         changes_the_search("lmr_killers=0"),
         "lmr_killers=0 changed nothing"
     );
+    assert!(
+        changes_the_search("lmr_tt_pv=0"),
+        "lmr_tt_pv=0 changed nothing"
+    );
+}
+
+#[test]
+fn the_null_moves_depth_divisor_sets_its_reduction() {
+    // One ply more per 3 plies of depth instead of per 6: deeper nodes are reduced more.
+    assert!(
+        changes_the_search("null_move_depth_divisor=3"),
+        "null_move_depth_divisor=3 changed nothing"
+    );
 }
 
 /// Whether the parameter assignments (space-separated `name=value`) change the node count of
@@ -265,8 +278,6 @@ fn every_search_feature_off_by_default_can_be_switched_on() {
         "pawn_history=1",
         "quiet_check_bonus=4000",
         "countermove_bonus=8000",
-        "lmr_tt_pv=1",
-        "null_move_depth_divisor=3",
     ] {
         assert!(
             changes_the_search(assignments),

@@ -405,8 +405,9 @@ search_params! {
     /// within 0..16,384 against histories of ±16,384: c_end 1000.
     COUNTERMOVE_BONUS countermove_bonus: i32 = 0, [0, 65536], c_end 1000.0, r_end 0.002;
     /// LMR: the moves of a non-PV node that the table marks as having been on a principal
-    /// variation are reduced this many plies less (0 = off). c_end 0.5.
-    LMR_TT_PV lmr_tt_pv: i32 = 0, [0, 3], c_end 0.5, r_end 0.002;
+    /// variation are reduced this many plies less (0 = off); 1 won +7.8 Elo at 5,000 nodes
+    /// (docs/strength.md row 86). c_end 0.5.
+    LMR_TT_PV lmr_tt_pv: i32 = 1, [0, 3], c_end 0.5, r_end 0.002;
     /// The capture history's entry (within ±16,384) is divided by this before it is added
     /// to the MVV-LVA score (eight points per centipawn of the victim: 8 lets a full entry
     /// outweigh about 256 cp). c_end 2.
