@@ -351,11 +351,11 @@ mod tests {
         let hit = tt.probe(42, 2).unwrap();
         assert_eq!(hit.score, MATE - 5);
         assert_eq!(hit.bound, Bound::Exact);
+        assert!(!hit.was_pv);
         tt.store(43, 3, 4, -(MATE - 6), Bound::Upper, PackedMove::NONE, false);
         assert_eq!(tt.probe(43, 1).unwrap().score, -(MATE - 4));
         assert!(tt.probe(44, 0).is_none());
         // The PV mark is kept with the entry.
-        assert!(!hit.was_pv);
         tt.store(45, 0, 2, 7, Bound::Upper, PackedMove::NONE, true);
         assert!(tt.probe(45, 0).unwrap().was_pv);
         tt.clear();
