@@ -278,6 +278,9 @@ fn every_search_feature_off_by_default_can_be_switched_on() {
         "pawn_history=1",
         "quiet_check_bonus=4000",
         "countermove_bonus=8000",
+        "capture_futility_margin=150",
+        "rfp_tt_pv=1",
+        "eval_history_divisor=2",
     ] {
         assert!(
             changes_the_search(assignments),

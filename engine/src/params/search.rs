@@ -173,6 +173,11 @@ search_params! {
     FUTILITY_BASE futility_base: i32 = 84, [0, 2000], c_end 12.0, r_end 0.002;
     /// Futility pruning: margin per ply of depth (cp). Useful within 40..200: c_end 8.
     FUTILITY_MARGIN futility_margin: i32 = 93, [0, 1000], c_end 8.0, r_end 0.002;
+    /// Futility pruning of captures: where quiet moves are futile (the same depths), a capture
+    /// that gives no check is not tried when the captured piece's value and this margin (cp)
+    /// on top of the quiet moves' margin still leave the pruning evaluation at or below
+    /// alpha (0 = off). Useful within 0..400: c_end 20.
+    CAPTURE_FUTILITY_MARGIN capture_futility_margin: i32 = 0, [0, 2000], c_end 20.0, r_end 0.002;
     /// Main search: in non-PV nodes at shallow depth, skip moves that lose material by
     /// static exchange evaluation (quiet moves by more than `main_see_quiet_margin`·depth,
     /// captures by more than `main_see_capture_margin`·depth²).
@@ -234,6 +239,11 @@ search_params! {
     HISTORY_BONUS_PER_PLY history_bonus_per_ply: i32 = 7, [1, 64], c_end 1.0, r_end 0.002;
     /// History bonus: the cap (see `history_bonus_per_ply`). Useful within 60..300: c_end 10.
     HISTORY_BONUS_MAX history_bonus_max: i32 = 124, [1, 512], c_end 10.0, r_end 0.002;
+    /// History by the evaluation's change: the opponent's quiet move that led to a node
+    /// (both it and its parent evaluated statically) gains in the butterfly history the
+    /// swing it caused in its side's favour (the sum of the two static evaluations, negated),
+    /// divided by this, within ±`history_bonus_max` (0 = off). Useful within 1..8: c_end 1.
+    EVAL_HISTORY_DIVISOR eval_history_divisor: i32 = 0, [0, 64], c_end 1.0, r_end 0.002;
     /// Internal iterative reduction: a node at depth `iir_depth` or more without a table move
     /// is searched one ply shallower (its move ordering is a guess anyway).
     IIR iir: bool = false, [0, 1], c_end 0.5, r_end 0.002;
@@ -353,6 +363,9 @@ search_params! {
     /// Reverse futility pruning returns the mean of the pruning evaluation and beta instead
     /// of the evaluation: a fail-soft score less far above beta than an estimate warrants.
     RFP_BLEND rfp_blend: bool = false, [0, 1], c_end 0.5, r_end 0.002;
+    /// Reverse futility pruning spares the nodes the table marks as once on a principal
+    /// variation (as Stockfish's does), whose static estimate is worth a search.
+    RFP_TT_PV rfp_tt_pv: bool = false, [0, 1], c_end 0.5, r_end 0.002;
     /// LMR also reduces quiet moves that give check, one ply less than the others; won
     /// +6.2 Elo at 5,000 nodes against never reducing them (docs/strength.md row 70).
     LMR_CHECKS lmr_checks: bool = true, [0, 1], c_end 0.5, r_end 0.002;

@@ -49,6 +49,8 @@ pub(crate) struct Heuristics {
     counters: Box<[u32; PIECE_SQUARES + 1]>,
     /// Piece and target square of the move played at each ply of the current path.
     played: [usize; MAX_PLY + 2],
+    /// The move played at each ply of the current path (`None`: a null move).
+    played_moves: [Option<Move>; MAX_PLY + 2],
 }
 
 impl Heuristics {
@@ -61,6 +63,7 @@ impl Heuristics {
             pawn_history: vec![[0; PIECE_SQUARES]; 1 << PAWN_HISTORY_BITS].into_boxed_slice(),
             counters: Box::new([NO_KEY; PIECE_SQUARES + 1]),
             played: [NO_PIECE_SQUARE; MAX_PLY + 2],
+            played_moves: [None; MAX_PLY + 2],
         }
     }
 
@@ -99,6 +102,20 @@ impl Heuristics {
     #[inline]
     pub(crate) fn set_played(&mut self, ply: usize, turn: Color, m: Option<Move>) {
         self.played[ply] = m.map_or(NO_PIECE_SQUARE, |m| piece_square(turn, m));
+        self.played_moves[ply] = m;
+    }
+
+    /// The move played at `ply` of the current path, if a quiet one.
+    #[inline]
+    pub(crate) fn played_quiet(&self, ply: usize) -> Option<Move> {
+        self.played_moves[ply].filter(|m| !m.is_capture() && !m.is_promotion())
+    }
+
+    /// Moves `turn`'s butterfly history of `m` by `bonus` (the evaluation's verdict on a
+    /// quiet move, [`crate::params::search::Knobs::eval_history_divisor`]).
+    #[inline]
+    pub(crate) fn reward_by_eval(&mut self, turn: Color, m: Move, bonus: i32) {
+        self.update(turn, m, bonus);
     }
 
     /// The piece-square of the move `back` plies before `ply` (none before the root).

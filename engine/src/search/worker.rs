@@ -23,7 +23,7 @@ use super::ordering::{
 };
 use super::position_key;
 use super::score::{DRAW, INFINITY, MATE, MATE_BOUND, MAX_PLY, mated_in};
-use super::see::see_at_least;
+use super::see::{self, see_at_least};
 use super::time::TimeManager;
 use super::tt::{Bound, PackedMove, TranspositionTable};
 use crate::eval::{Evaluator, PawnCache, PieceSquares};
@@ -548,6 +548,23 @@ impl Worker<'_> {
             self.corrected_evaluate(pos, ply)
         };
         self.static_evals[ply] = static_eval;
+        // The opponent's quiet move that led here, judged by the evaluation's swing.
+        if self.knobs.eval_history_divisor > 0
+            && !root
+            && excluded.is_none()
+            && static_eval != -INFINITY
+            && self.static_evals[ply - 1] != -INFINITY
+            && let Some(previous) = self.heuristics.played_quiet(ply - 1)
+        {
+            let max = self.knobs.history_bonus_max;
+            let bonus = (-(self.static_evals[ply - 1] + static_eval)
+                / self.knobs.eval_history_divisor)
+                .clamp(-max, max);
+            if bonus != 0 {
+                self.score_deferred();
+                self.heuristics.reward_by_eval(!pos.turn(), previous, bonus);
+            }
+        }
         // Improving: the static evaluation above that of the same side's previous full node
         // with one (two plies up, else four). Unknown counts as improving.
         let improving = !in_check && {
@@ -594,6 +611,7 @@ impl Worker<'_> {
             }
             if self.knobs.reverse_futility
                 && depth <= self.knobs.reverse_futility_depth
+                && !(self.knobs.rfp_tt_pv && tt_pv)
                 && pruning_eval
                     - self.knobs.reverse_futility_margin
                         * (depth - i32::from(self.knobs.rfp_improving && improving))
@@ -785,6 +803,19 @@ impl Worker<'_> {
             && alpha.abs() < MATE_BOUND
             && pruning_eval + self.knobs.futility_base + self.knobs.futility_margin * depth
                 <= alpha;
+        // Futility pruning of captures: the same bound, raised by the captured piece's value
+        // and a margin of its own (`None`: off here).
+        let capture_futility_bound = (self.knobs.capture_futility_margin > 0
+            && !pv_node
+            && !in_check
+            && depth <= self.knobs.futility_depth
+            && alpha.abs() < MATE_BOUND)
+            .then(|| {
+                pruning_eval
+                    + self.knobs.futility_base
+                    + self.knobs.futility_margin * depth
+                    + self.knobs.capture_futility_margin
+            });
         // SEE pruning: moves that lose material on their square, by a margin growing with
         // depth (captures already ordered as losing are the only ones worth the test).
         let see_prunes = self.knobs.main_see_pruning
@@ -904,6 +935,18 @@ impl Worker<'_> {
             if futile
                 && quiet
                 && best_score > -MATE_BOUND
+                && !check_info
+                    .get_or_insert_with(|| CheckInfo::new(pos))
+                    .gives_check(pos, m)
+            {
+                continue;
+            }
+            if let Some(bound) = capture_futility_bound
+                && index > 0
+                && best_score > -MATE_BOUND
+                && !m.is_promotion()
+                && let Some(captured) = m.capture()
+                && bound + see::value(captured) <= alpha
                 && !check_info
                     .get_or_insert_with(|| CheckInfo::new(pos))
                     .gives_check(pos, m)
