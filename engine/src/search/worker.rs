@@ -803,6 +803,13 @@ impl Worker<'_> {
             && alpha.abs() < MATE_BOUND
             && pruning_eval + self.knobs.futility_base + self.knobs.futility_margin * depth
                 <= alpha;
+        // With `futility_lmr_depth`, the same test by each quiet move's reduced depth.
+        let futility_by_lmr_depth = self.knobs.futility
+            && self.knobs.futility_lmr_depth
+            && !futile
+            && !pv_node
+            && !in_check
+            && alpha.abs() < MATE_BOUND;
         // Futility pruning of captures: the same bound, raised by the captured piece's value
         // and a margin of its own (`None`: off here).
         let capture_futility_bound = (self.knobs.capture_futility_margin > 0
@@ -935,6 +942,23 @@ impl Worker<'_> {
             if futile
                 && quiet
                 && best_score > -MATE_BOUND
+                && !check_info
+                    .get_or_insert_with(|| CheckInfo::new(pos))
+                    .gives_check(pos, m)
+            {
+                continue;
+            }
+            if futility_by_lmr_depth
+                && quiet
+                && best_score > -MATE_BOUND
+                && {
+                    let lmr_depth = (depth - self.lmr.get(depth, index)).max(1);
+                    lmr_depth <= self.knobs.futility_depth
+                        && pruning_eval
+                            + self.knobs.futility_base
+                            + self.knobs.futility_margin * lmr_depth
+                            <= alpha
+                }
                 && !check_info
                     .get_or_insert_with(|| CheckInfo::new(pos))
                     .gives_check(pos, m)
