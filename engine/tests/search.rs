@@ -188,6 +188,10 @@ fn every_search_feature_can_be_switched_off() {
         changes_the_search("lmr_tt_pv=0"),
         "lmr_tt_pv=0 changed nothing"
     );
+    assert!(
+        changes_the_search("capture_futility_margin=0"),
+        "capture_futility_margin=0 changed nothing"
+    );
 }
 
 #[test]
@@ -278,7 +282,6 @@ fn every_search_feature_off_by_default_can_be_switched_on() {
         "pawn_history=1",
         "quiet_check_bonus=4000",
         "countermove_bonus=8000",
-        "capture_futility_margin=150",
         "rfp_tt_pv=1",
         "eval_history_divisor=2",
         "futility_lmr_depth=1",

@@ -181,8 +181,9 @@ search_params! {
     /// Futility pruning of captures: where quiet moves are futile (the same depths), a capture
     /// that gives no check is not tried when the captured piece's value and this margin (cp)
     /// on top of the quiet moves' margin still leave the pruning evaluation at or below
-    /// alpha (0 = off). Useful within 0..400: c_end 20.
-    CAPTURE_FUTILITY_MARGIN capture_futility_margin: i32 = 0, [0, 2000], c_end 20.0, r_end 0.002;
+    /// alpha (0 = off); 150 won at 5,000 nodes (docs/strength.md row 91). Useful within
+    /// 0..400: c_end 20.
+    CAPTURE_FUTILITY_MARGIN capture_futility_margin: i32 = 150, [0, 2000], c_end 20.0, r_end 0.002;
     /// Main search: in non-PV nodes at shallow depth, skip moves that lose material by
     /// static exchange evaluation (quiet moves by more than `main_see_quiet_margin`·depth,
     /// captures by more than `main_see_capture_margin`·depth²).
