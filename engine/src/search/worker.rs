@@ -796,20 +796,14 @@ impl Worker<'_> {
         let mut best_score = -INFINITY;
         let mut best_move: Option<Move> = None;
         // Futility pruning: quiet moves that cannot lift the static evaluation to alpha.
+        let futility_value =
+            pruning_eval + self.knobs.futility_base + self.knobs.futility_margin * depth;
         let futile = self.knobs.futility
             && !pv_node
             && !in_check
             && depth <= self.knobs.futility_depth
             && alpha.abs() < MATE_BOUND
-            && pruning_eval + self.knobs.futility_base + self.knobs.futility_margin * depth
-                <= alpha;
-        // With `futility_lmr_depth`, the same test by each quiet move's reduced depth.
-        let futility_by_lmr_depth = self.knobs.futility
-            && self.knobs.futility_lmr_depth
-            && !futile
-            && !pv_node
-            && !in_check
-            && alpha.abs() < MATE_BOUND;
+            && futility_value <= alpha;
         // Futility pruning of captures: the same bound, raised by the captured piece's value
         // and a margin of its own (`None`: off here).
         let capture_futility_bound = (self.knobs.capture_futility_margin > 0
@@ -817,12 +811,7 @@ impl Worker<'_> {
             && !in_check
             && depth <= self.knobs.futility_depth
             && alpha.abs() < MATE_BOUND)
-            .then(|| {
-                pruning_eval
-                    + self.knobs.futility_base
-                    + self.knobs.futility_margin * depth
-                    + self.knobs.capture_futility_margin
-            });
+            .then(|| futility_value + self.knobs.capture_futility_margin);
         // SEE pruning: moves that lose material on their square, by a margin growing with
         // depth (captures already ordered as losing are the only ones worth the test).
         let see_prunes = self.knobs.main_see_pruning
@@ -942,23 +931,6 @@ impl Worker<'_> {
             if futile
                 && quiet
                 && best_score > -MATE_BOUND
-                && !check_info
-                    .get_or_insert_with(|| CheckInfo::new(pos))
-                    .gives_check(pos, m)
-            {
-                continue;
-            }
-            if futility_by_lmr_depth
-                && quiet
-                && best_score > -MATE_BOUND
-                && {
-                    let lmr_depth = (depth - self.lmr.get(depth, index)).max(1);
-                    lmr_depth <= self.knobs.futility_depth
-                        && pruning_eval
-                            + self.knobs.futility_base
-                            + self.knobs.futility_margin * lmr_depth
-                            <= alpha
-                }
                 && !check_info
                     .get_or_insert_with(|| CheckInfo::new(pos))
                     .gives_check(pos, m)
