@@ -223,14 +223,14 @@ search_params! {
     /// and two plies before (moving piece and target square of each), and reduced by LMR by
     /// one ply less per `lmr_history_divisor` of their history score (one more when negative).
     CONT_HISTORY cont_history: bool = true, [0, 1], c_end 0.5, r_end 0.002;
-    /// LMR: history score worth one ply of reduction, with `cont_history`. Useful within
-    /// 4000..30000: c_end 1500.
     /// Continuation history also by the move four plies before (the side to move's own
     /// move before last), in ordering and updates alike.
     CONT_HISTORY_4 cont_history_4: bool = false, [0, 1], c_end 0.5, r_end 0.002;
     /// Pawn history: quiet moves also ordered (and reduced) by a history of their piece and
     /// target square under the same pawn structure (512 structures by a hash).
     PAWN_HISTORY pawn_history: bool = false, [0, 1], c_end 0.5, r_end 0.002;
+    /// LMR: history score worth one ply of reduction, with `cont_history`. Useful within
+    /// 4000..30000: c_end 1500.
     LMR_HISTORY_DIVISOR lmr_history_divisor: i32 = 12892, [1000, 100000], c_end 1500.0, r_end 0.002;
     /// History bonus (and malus) per ply of depth for the quiet move that cut off (and the
     /// quiet moves tried before it): `history_bonus_per_ply`·depth − `history_bonus_per_ply`/2,
@@ -245,6 +245,11 @@ search_params! {
     /// swing it caused in its side's favour (the sum of the two static evaluations, negated),
     /// divided by this, within ±`history_bonus_max` (0 = off). Useful within 1..8: c_end 1.
     EVAL_HISTORY_DIVISOR eval_history_divisor: i32 = 0, [0, 64], c_end 1.0, r_end 0.002;
+    /// Fail-low reward of the previous move: a node that fails low (no move reaches alpha)
+    /// rewards the opponent's quiet move that led to it, in the butterfly and continuation
+    /// histories, by this percentage of a cut-off's bonus at the node's depth (0 = off; as
+    /// Stockfish's bonus to the prior quiet move). Useful within 0..300: c_end 20.
+    FAIL_LOW_PRIOR_BONUS fail_low_prior_bonus: i32 = 0, [0, 1000], c_end 20.0, r_end 0.002;
     /// Internal iterative reduction: a node at depth `iir_depth` or more without a table move
     /// is searched one ply shallower (its move ordering is a guess anyway).
     IIR iir: bool = false, [0, 1], c_end 0.5, r_end 0.002;
@@ -370,10 +375,6 @@ search_params! {
     /// LMR also reduces quiet moves that give check, one ply less than the others; won
     /// +6.2 Elo at 5,000 nodes against never reducing them (docs/strength.md row 70).
     LMR_CHECKS lmr_checks: bool = true, [0, 1], c_end 0.5, r_end 0.002;
-    /// Move ordering: a quiet move of a piece (not a pawn) gains this much on its history
-    /// score when it leaves a square attacked by an enemy pawn, and loses as much when it
-    /// goes to one (0 = off); 4,000 won +9.3 Elo at 5,000 nodes against 0 (docs/strength.md
-    /// row 68). History scores stay within ±16,384; useful within 0..8,000: c_end 500.
     /// LMR re-search depth by the reduced search's margin: a reduced move that failed high
     /// is searched again a ply deeper when its score beat the node's best by more than
     /// `lmr_deeper_margin` + 2·depth, a ply shallower when by less than

@@ -118,6 +118,30 @@ impl Heuristics {
         self.update(turn, m, bonus);
     }
 
+    /// Rewards `turn`'s quiet move `m`, played at `ply`, in the butterfly and (with
+    /// `cont_history`) continuation histories by `percent` of a cut-off's bonus at `depth`:
+    /// the node it led to failed low
+    /// ([`crate::params::search::Knobs::fail_low_prior_bonus`]).
+    pub(crate) fn reward_prior(
+        &mut self,
+        knobs: &Knobs,
+        turn: Color,
+        ply: usize,
+        m: Move,
+        depth: i32,
+        percent: i32,
+    ) {
+        let bonus = history_bonus(knobs, depth) * percent / 100;
+        if bonus == 0 {
+            return;
+        }
+        self.update(turn, m, bonus);
+        if knobs.cont_history {
+            let previous = self.previous(knobs, ply);
+            self.update_continuation(previous, turn, m, bonus);
+        }
+    }
+
     /// The piece-square of the move `back` plies before `ply` (none before the root).
     #[inline]
     fn played_before(&self, ply: usize, back: usize) -> usize {

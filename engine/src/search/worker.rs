@@ -1132,6 +1132,22 @@ impl Worker<'_> {
         if excluded.is_some() {
             return best_score;
         }
+        // Every move here fell short: the opponent's quiet move that led here was a good one.
+        if self.knobs.fail_low_prior_bonus > 0
+            && bound == Bound::Upper
+            && !root
+            && let Some(previous) = self.heuristics.played_quiet(ply - 1)
+        {
+            self.score_deferred();
+            self.heuristics.reward_prior(
+                self.knobs,
+                !pos.turn(),
+                ply - 1,
+                previous,
+                depth,
+                self.knobs.fail_low_prior_bonus,
+            );
+        }
         // The evaluation was off: learn by how much, where the bound says on which side the
         // true score lies and a quiet best move (or none) makes it the position's own.
         if self.knobs.correction_history
