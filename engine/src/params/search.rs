@@ -250,6 +250,15 @@ search_params! {
     /// histories, by this percentage of a cut-off's bonus at the node's depth (0 = off; as
     /// Stockfish's bonus to the prior quiet move). Useful within 0..300: c_end 20.
     FAIL_LOW_PRIOR_BONUS fail_low_prior_bonus: i32 = 0, [0, 1000], c_end 20.0, r_end 0.002;
+    /// Hindsight depth: a node searched with an LMR reduction of 3 plies or more goes a ply
+    /// deeper when its static evaluation says its side stands no better than the opponent's
+    /// evaluation a ply before (the reduction misjudged a live position); one of 2 or more
+    /// goes a ply shallower when it stands better by more than `hindsight_margin` (as
+    /// Stockfish's `priorReduction` adjustments).
+    HINDSIGHT_DEPTH hindsight_depth: bool = false, [0, 1], c_end 0.5, r_end 0.002;
+    /// Hindsight depth: how much better (cp, the two static evaluations' sum) a reduced node
+    /// must stand to go a ply shallower. Useful within 50..300: c_end 15.
+    HINDSIGHT_MARGIN hindsight_margin: i32 = 175, [0, 2000], c_end 15.0, r_end 0.002;
     /// Internal iterative reduction: a node at depth `iir_depth` or more without a table move
     /// is searched one ply shallower (its move ordering is a guess anyway).
     IIR iir: bool = false, [0, 1], c_end 0.5, r_end 0.002;

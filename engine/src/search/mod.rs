@@ -207,6 +207,7 @@ impl Searcher {
             static_evals: [-score::INFINITY; MAX_PLY + 2],
             cutoffs: [0; MAX_PLY + 2],
             double_extensions: [0; MAX_PLY + 2],
+            reductions: [0; MAX_PLY + 2],
             root_depth: 0,
             node_limit,
             nodes: 0,

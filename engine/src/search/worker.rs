@@ -99,6 +99,9 @@ pub(crate) struct Worker<'a> {
     pub cutoffs: [usize; MAX_PLY + 2],
     /// `double_extensions[ply]`: the singular double extensions on the path to `ply`.
     pub double_extensions: [i32; MAX_PLY + 2],
+    /// `reductions[ply]`: the LMR reduction of the search under way of the node at `ply`
+    /// (0: not reduced), which that node takes when it starts (hindsight depth).
+    pub reductions: [i32; MAX_PLY + 2],
     /// The depth of the iteration under way (singular extensions stop at twice it in plies).
     pub root_depth: i32,
     pub node_limit: u64,
@@ -565,6 +568,24 @@ impl Worker<'_> {
                 self.heuristics.reward_by_eval(!pos.turn(), previous, bonus);
             }
         }
+        // Hindsight: a reduced child whose position turns out livelier or quieter than its
+        // reduction assumed adjusts its own depth (as Stockfish's does).
+        let prior_reduction = std::mem::take(&mut self.reductions[ply]);
+        if self.knobs.hindsight_depth
+            && prior_reduction > 0
+            && excluded.is_none()
+            && static_eval != -INFINITY
+            && self.static_evals[ply - 1] != -INFINITY
+        {
+            // Both evaluations from their own side: their sum is how much better this side
+            // stands than the opponent thought a ply ago.
+            let swing = static_eval + self.static_evals[ply - 1];
+            if prior_reduction >= 3 && swing <= 0 {
+                depth += 1;
+            } else if prior_reduction >= 2 && depth >= 2 && swing > self.knobs.hindsight_margin {
+                depth -= 1;
+            }
+        }
         // Improving: the static evaluation above that of the same side's previous full node
         // with one (two plies up, else four). Unknown counts as improving.
         let improving = !in_check && {
@@ -1027,6 +1048,7 @@ impl Worker<'_> {
                     reduction = reduction.clamp(0, new_depth - 1);
                 }
                 let new_depth_reduced = new_depth - reduction;
+                self.reductions[ply + 1] = reduction;
                 let mut score = -self.search(
                     &child,
                     child_in_check,
@@ -1039,6 +1061,8 @@ impl Worker<'_> {
                     true,
                     reducible || !cut_node,
                 );
+                // Not taken if the child was a quiescence node.
+                self.reductions[ply + 1] = 0;
                 // A reduced move that failed high: how far above the node's best it landed
                 // says how deep its re-search needs to look.
                 let mut new_depth = new_depth;
