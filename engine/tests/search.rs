@@ -286,6 +286,7 @@ fn every_search_feature_off_by_default_can_be_switched_on() {
         "eval_history_divisor=2",
         "fail_low_prior_bonus=100",
         "hindsight_depth=1",
+        "qsearch_evasion_limit=2",
     ] {
         assert!(
             changes_the_search(assignments),

@@ -145,6 +145,8 @@ impl Worker<'_> {
         }
         pad_scores(&mut self.scores[ply], moves.len());
 
+        // Quiet evasions searched so far (with `qsearch_evasion_limit`).
+        let mut quiet_evasions = 0;
         for index in 0..moves.len() {
             let (m, move_score) = pick(pos, &mut moves, &mut self.scores[ply], index);
             if !in_check {
@@ -176,6 +178,13 @@ impl Worker<'_> {
                         continue;
                     }
                 }
+            } else if !m.is_capture() && !m.is_promotion() {
+                // In check: once some evasion escapes mate, a few quiet ones are enough.
+                let limit = self.knobs.qsearch_evasion_limit;
+                if limit > 0 && best_score > -MATE_BOUND && quiet_evasions >= limit {
+                    continue;
+                }
+                quiet_evasions += 1;
             }
             let incremental = child_key(pos, key, m);
             if let Some(k) = incremental {
