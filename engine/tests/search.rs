@@ -192,6 +192,10 @@ fn every_search_feature_can_be_switched_off() {
         changes_the_search("capture_futility_margin=0"),
         "capture_futility_margin=0 changed nothing"
     );
+    assert!(
+        changes_the_search("qsearch_evasion_limit=0"),
+        "qsearch_evasion_limit=0 changed nothing"
+    );
 }
 
 #[test]
@@ -241,6 +245,17 @@ fn changes_the_search_from(base: &str, assignments: &str) -> bool {
 }
 
 #[test]
+fn reverse_futility_sparing_table_pv_nodes_changes_the_search() {
+    // At the default margin no table-PV node of these short searches is pruned (since row
+    // 95's evasion limit): a smaller margin prunes enough of them to show the switch acting.
+    let base = "reverse_futility_margin=20";
+    assert!(
+        changes_the_search_from(base, "rfp_tt_pv=1"),
+        "rfp_tt_pv=1 changed nothing from {base}"
+    );
+}
+
+#[test]
 fn the_singular_extensions_refinements_change_its_search() {
     // Both act only where the singular search runs, from depth 6: lowered to act at depth 8.
     let base = "singular_extension=1 singular_depth=4";
@@ -282,11 +297,9 @@ fn every_search_feature_off_by_default_can_be_switched_on() {
         "pawn_history=1",
         "quiet_check_bonus=4000",
         "countermove_bonus=8000",
-        "rfp_tt_pv=1",
         "eval_history_divisor=2",
         "fail_low_prior_bonus=100",
         "hindsight_depth=1",
-        "qsearch_evasion_limit=2",
     ] {
         assert!(
             changes_the_search(assignments),

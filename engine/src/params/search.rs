@@ -260,9 +260,9 @@ search_params! {
     /// must stand to go a ply shallower. Useful within 50..300: c_end 15.
     HINDSIGHT_MARGIN hindsight_margin: i32 = 175, [0, 2000], c_end 15.0, r_end 0.002;
     /// Quiescence in check: once an evasion has scored above a mate, quiet evasions after
-    /// this many are not tried (0 = all are; Stockfish stops after two).
-    /// Useful within 1..4: c_end 1.
-    QSEARCH_EVASION_LIMIT qsearch_evasion_limit: usize = 0, [0, 64], c_end 1.0, r_end 0.002;
+    /// this many are not tried (0 = all are; Stockfish stops after two). 2 passed its SPRT
+    /// (docs/strength.md, row 95). Useful within 1..4: c_end 1.
+    QSEARCH_EVASION_LIMIT qsearch_evasion_limit: usize = 2, [0, 64], c_end 1.0, r_end 0.002;
     /// Internal iterative reduction: a node at depth `iir_depth` or more without a table move
     /// is searched one ply shallower (its move ordering is a guess anyway).
     IIR iir: bool = false, [0, 1], c_end 0.5, r_end 0.002;
