@@ -300,6 +300,7 @@ fn every_search_feature_off_by_default_can_be_switched_on() {
         "eval_history_divisor=2",
         "fail_low_prior_bonus=100",
         "hindsight_depth=1",
+        "qsearch_fail_high_percent=75",
     ] {
         assert!(
             changes_the_search(assignments),

@@ -263,6 +263,12 @@ search_params! {
     /// this many are not tried (0 = all are; Stockfish stops after two). 2 passed its SPRT
     /// (docs/strength.md, row 95). Useful within 1..4: c_end 1.
     QSEARCH_EVASION_LIMIT qsearch_evasion_limit: usize = 2, [0, 64], c_end 1.0, r_end 0.002;
+    /// Quiescence fail-high damping: a quiescence score at or above beta that is no mate is
+    /// brought toward beta, to beta plus this percentage of its excess (100 = fail-soft,
+    /// unchanged; Stockfish keeps 75 %, for the stand pat only in null windows), since a
+    /// score far above beta from a static evaluation is seldom as good as it looks.
+    /// Useful within 25..100: c_end 5.
+    QSEARCH_FAIL_HIGH_PERCENT qsearch_fail_high_percent: i32 = 100, [0, 100], c_end 5.0, r_end 0.002;
     /// Internal iterative reduction: a node at depth `iir_depth` or more without a table move
     /// is searched one ply shallower (its move ordering is a guess anyway).
     IIR iir: bool = false, [0, 1], c_end 0.5, r_end 0.002;

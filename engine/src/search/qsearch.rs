@@ -97,7 +97,12 @@ impl Worker<'_> {
                 stand_pat = h.score;
             }
             if stand_pat >= beta {
-                return stand_pat;
+                // Damped in null windows only: a PV node's stand pat is its exact score.
+                return if beta - alpha == 1 {
+                    self.damp_fail_high(stand_pat, beta)
+                } else {
+                    stand_pat
+                };
             }
             // Whole-node delta pruning: not even winning a queen (and promoting) gets close.
             // The bound returned is the optimistic one, so that a stored upper bound stays
@@ -210,6 +215,9 @@ impl Worker<'_> {
                 }
             }
         }
+        if best_score >= beta {
+            best_score = self.damp_fail_high(best_score, beta);
+        }
         if self.knobs.qsearch_tt && best_score > -INFINITY {
             let bound = if best_score >= beta {
                 Bound::Lower
@@ -223,6 +231,19 @@ impl Worker<'_> {
                 .store_shallow(key, ply, tt_depth, best_score, bound, packed);
         }
         best_score
+    }
+}
+
+impl Worker<'_> {
+    /// A quiescence fail-high `score` brought toward `beta` by `qsearch_fail_high_percent`
+    /// (mates are kept: their distance must stay exact). Still at least `beta`.
+    #[inline]
+    fn damp_fail_high(&self, score: i32, beta: i32) -> i32 {
+        let percent = self.knobs.qsearch_fail_high_percent;
+        if percent >= 100 || score.abs() >= MATE_BOUND || beta.abs() >= MATE_BOUND {
+            return score;
+        }
+        beta + (score - beta) * percent / 100
     }
 }
 
