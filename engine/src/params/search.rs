@@ -269,6 +269,10 @@ search_params! {
     /// score far above beta from a static evaluation is seldom as good as it looks.
     /// Useful within 25..100: c_end 5.
     QSEARCH_FAIL_HIGH_PERCENT qsearch_fail_high_percent: i32 = 100, [0, 100], c_end 5.0, r_end 0.002;
+    /// Fail-high damping in the main search: a node below the root whose best score reaches
+    /// beta, neither it nor the window a mate, returns (score·depth + beta)/(depth + 1):
+    /// shallow fail-highs, the least sure, are pulled the most toward beta (Stockfish's rule).
+    FAIL_HIGH_DAMPING fail_high_damping: bool = false, [0, 1], c_end 0.5, r_end 0.002;
     /// Internal iterative reduction: a node at depth `iir_depth` or more without a table move
     /// is searched one ply shallower (its move ordering is a guess anyway).
     IIR iir: bool = false, [0, 1], c_end 0.5, r_end 0.002;

@@ -1145,6 +1145,17 @@ impl Worker<'_> {
             }
         }
 
+        // A shallow fail-high's margin over beta is the least sure: kept in part.
+        if self.knobs.fail_high_damping
+            && !root
+            && best_score >= beta
+            && best_score.abs() < MATE_BOUND
+            && beta.abs() < MATE_BOUND
+            && original_alpha.abs() < MATE_BOUND
+        {
+            let depth = depth.max(0);
+            best_score = (best_score * depth + beta) / (depth + 1);
+        }
         let bound = if best_score >= beta {
             Bound::Lower
         } else if best_score > original_alpha {
