@@ -232,9 +232,7 @@ impl Worker<'_> {
         }
         best_score
     }
-}
 
-impl Worker<'_> {
     /// A quiescence fail-high `score` brought toward `beta` by `qsearch_fail_high_percent`
     /// (mates are kept: their distance must stay exact). Still at least `beta`.
     #[inline]
