@@ -273,6 +273,11 @@ search_params! {
     /// beta, neither it nor the window a mate, returns (score·depth + beta)/(depth + 1):
     /// shallow fail-highs, the least sure, are pulled the most toward beta (Stockfish's rule).
     FAIL_HIGH_DAMPING fail_high_damping: bool = false, [0, 1], c_end 0.5, r_end 0.002;
+    /// Shuffling damping: the static evaluation times (this − the halfmove clock) / this,
+    /// so that a lead fades as moves pass without a capture or pawn move, toward the draw the
+    /// fifty-move rule will call, and the side ahead prefers progress (0 = off; Stockfish
+    /// damps by (200 − clock)/214). Useful within 100..1000: c_end 20.
+    FIFTY_MOVE_SCALE fifty_move_scale: i32 = 0, [0, 1000], c_end 20.0, r_end 0.002;
     /// Internal iterative reduction: a node at depth `iir_depth` or more without a table move
     /// is searched one ply shallower (its move ordering is a guess anyway).
     IIR iir: bool = false, [0, 1], c_end 0.5, r_end 0.002;

@@ -139,13 +139,27 @@ impl Worker<'_> {
     #[inline]
     pub(crate) fn evaluate(&mut self, pos: &Chess, ply: usize) -> i32 {
         let key = self.keys.get(ply);
-        if let Some(eval) = self.eval_cache.get(key) {
+        let eval = if let Some(eval) = self.eval_cache.get(key) {
             debug_assert_eq!(eval, self.evaluate_uncached(pos, ply), "{pos:?}");
+            eval
+        } else {
+            let eval = self.evaluate_uncached(pos, ply);
+            self.eval_cache.set(key, eval);
+            eval
+        };
+        self.damp_shuffling(eval, pos.halfmoves())
+    }
+
+    /// With `fifty_move_scale`: `eval` faded by the halfmove clock (after the cache, whose
+    /// key leaves the clock out).
+    #[inline]
+    fn damp_shuffling(&self, eval: i32, halfmoves: u32) -> i32 {
+        let scale = self.knobs.fifty_move_scale;
+        if scale == 0 {
             return eval;
         }
-        let eval = self.evaluate_uncached(pos, ply);
-        self.eval_cache.set(key, eval);
-        eval
+        let kept = scale - halfmoves.min(scale as u32) as i32;
+        eval * kept / scale
     }
 
     /// The static evaluation corrected by the correction history (when on), and the raw one.
