@@ -387,3 +387,57 @@ fn events_follow_the_schema_and_game_lines_the_fastchess_format() {
         "{stdout}"
     );
 }
+
+/// More game pairs than openings: a note says the openings repeat and why that matters at
+/// fixed nodes, and the repeated pair is indeed the same two games (which is why).
+#[test]
+fn repeated_openings_are_noted_and_replay_the_same_games() {
+    let tmp = tempdir();
+    let book = tmp.path().join("two.epd");
+    std::fs::write(
+        &book,
+        "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq -\n\
+         rnbqkbnr/pp1ppppp/8/2p5/4P3/8/PPPP1PPP/RNBQKBNR w KQkq -\n",
+    )
+    .unwrap();
+    let run = |games: &str, out: &str| {
+        let dir = tmp.path().join(out);
+        let output = harness(&[
+            "match",
+            "--engine",
+            "name=base",
+            "--engine",
+            "name=dev",
+            "delta_margin=400",
+            "--each",
+            "nodes=300",
+            "--openings",
+            &format!("file={}", book.display()),
+            "--games",
+            games,
+            "--concurrency",
+            "2",
+            "--out",
+            dir.to_str().unwrap(),
+            "--no-game-lines",
+        ]);
+        let stderr = String::from_utf8_lossy(&output.stderr).to_string();
+        assert!(output.status.success(), "{stderr}");
+        (dir, stderr)
+    };
+    let (_, within) = run("4", "within");
+    assert!(!within.contains("openings repeat"), "{within}");
+    let (dir, repeated) = run("6", "repeated");
+    assert!(
+        repeated.contains("has 2 openings for 3 game pairs: openings repeat")
+            && repeated.contains("replays the same two games")
+            && repeated.contains("at least 3 openings"),
+        "{repeated}"
+    );
+    let rows = rows_without_times(&dir);
+    let same = |a: &harness::output::GameRow, b: &harness::output::GameRow| {
+        (a.opening_index, &a.result, a.plies, &a.final_fen)
+            == (b.opening_index, &b.result, b.plies, &b.final_fen)
+    };
+    assert!(same(&rows[0], &rows[4]) && same(&rows[1], &rows[5]));
+}

@@ -14,7 +14,7 @@ use super::event::{Control, Event, Listener, Listeners};
 use super::folder_lock::lock_folder;
 use super::play::{RunOutcome, make_players, play_pairs};
 use crate::UsageError;
-use crate::book::Book;
+use crate::book::{Book, BookSpec};
 use crate::output::csv_rows::CutOffLine;
 use crate::output::{FolderWriter, RunEnd, SummaryFile, read_games_csv};
 use crate::scoreboard::Scoreboard;
@@ -61,6 +61,35 @@ pub fn count_folder(
     let found = read_games_csv(&path)?;
     board.add_csv_rows(&found, &path);
     Ok((board, found.cut_off))
+}
+
+/// When the match has more game pairs than the book has openings (pair k plays opening
+/// k mod the book's size), a note saying so: at fixed nodes or depth the games of a repeated
+/// opening are the same two games again, which the Elo error bars and the SPRT would count
+/// as new evidence.
+fn repeated_openings_note(
+    config: &MatchConfig,
+    openings: usize,
+    book: &BookSpec,
+) -> Option<String> {
+    let pairs = config.games.div_ceil(2);
+    if pairs <= openings as u64 {
+        return None;
+    }
+    let deterministic = config
+        .engines
+        .iter()
+        .all(|e| e.limits.tc.is_none() && e.limits.movetime_ms.is_none());
+    let consequence = if deterministic {
+        "at fixed nodes or depth a repeated opening replays the same two games, so the \
+         repeats add no information while the error bars and the SPRT's LLR count them"
+    } else {
+        "repeated openings make the games less independent than the error bars assume"
+    };
+    Some(format!(
+        "{book} has {openings} openings for {pairs} game pairs: openings repeat; \
+         {consequence} (give a book of at least {pairs} openings)"
+    ))
 }
 
 /// A resumed match may ask for more games than its folder's configuration (the games of pair
@@ -149,6 +178,11 @@ pub fn run_match(
         && b.skipped > 0
     {
         notes.push(format!("skipped {} malformed entries of {spec}", b.skipped));
+    }
+    if let (Some(b), Some(spec)) = (&book, &config.book)
+        && let Some(note) = repeated_openings_note(config, b.len(), spec)
+    {
+        notes.push(note);
     }
     let previous_wall = if resume {
         SummaryFile::load(dir).map_or(0.0, |s| s.wall_seconds)
