@@ -178,8 +178,8 @@ search_params! {
     /// Futility pruning of captures: where quiet moves are futile (the same depths), a capture
     /// that gives no check is not tried when the captured piece's value and this margin (cp)
     /// on top of the quiet moves' margin still leave the pruning evaluation at or below
-    /// alpha (0 = off); 150 won at 5,000 nodes (docs/strength.md row 91), 170 is row 105's SPSA. Useful within
-    /// 0..400: c_end 20.
+    /// alpha (0 = off); 150 won at 5,000 nodes (docs/strength.md row 91), 170 is row 105's
+    /// SPSA. Useful within 0..400: c_end 20.
     CAPTURE_FUTILITY_MARGIN capture_futility_margin: i32 = 170, [0, 2000], c_end 20.0, r_end 0.002;
     /// Main search: in non-PV nodes at shallow depth, skip moves that lose material by
     /// static exchange evaluation (quiet moves by more than `main_see_quiet_margin`·depth,
@@ -278,7 +278,8 @@ search_params! {
     /// Shuffling damping: the static evaluation times (this − the halfmove clock) / this,
     /// so that a lead fades as moves pass without a capture or pawn move, toward the draw the
     /// fifty-move rule will call, and the side ahead prefers progress (0 = off; Stockfish
-    /// damps by (200 − clock)/214). Useful within 100..1000: c_end 20.
+    /// damps by (200 − clock)/214; 200 lost, docs/strength.md row 104). Useful within
+    /// 100..1000: c_end 20.
     FIFTY_MOVE_SCALE fifty_move_scale: i32 = 0, [0, 1000], c_end 20.0, r_end 0.002;
     /// Internal iterative reduction: a node at depth `iir_depth` or more without a table move
     /// is searched one ply shallower (its move ordering is a guess anyway).
