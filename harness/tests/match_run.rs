@@ -430,7 +430,7 @@ fn repeated_openings_are_noted_and_replay_the_same_games() {
     let (dir, repeated) = run("6", "repeated");
     assert!(
         repeated.contains("has 2 openings for 3 game pairs: openings repeat")
-            && repeated.contains("replays the same two games")
+            && repeated.contains("replays the same two games from a repeated opening")
             && repeated.contains("at least 3 openings"),
         "{repeated}"
     );

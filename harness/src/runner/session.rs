@@ -81,8 +81,9 @@ fn repeated_openings_note(
         .iter()
         .all(|e| e.limits.tc.is_none() && e.limits.movetime_ms.is_none());
     let consequence = if deterministic {
-        "at fixed nodes or depth a repeated opening replays the same two games, so the \
-         repeats add no information while the error bars and the SPRT's LLR count them"
+        "at fixed nodes or depth a deterministic engine (ours is one) replays the same two \
+         games from a repeated opening, so the repeats add no information while the error \
+         bars and the SPRT's LLR count them"
     } else {
         "repeated openings make the games less independent than the error bars assume"
     };
