@@ -263,7 +263,8 @@ search_params! {
     HINDSIGHT_MARGIN hindsight_margin: i32 = 175, [0, 2000], c_end 15.0, r_end 0.002;
     /// Quiescence in check: once an evasion has scored above a mate, quiet evasions after
     /// this many are not tried (0 = all are; Stockfish stops after two). 2 passed its SPRT
-    /// (docs/strength.md, row 95). Useful within 1..4: c_end 1.
+    /// on a book that repeated (docs/strength.md, row 95); on one that does not, 2 and 0
+    /// came out within about 4 Elo (rows 107-108), and 2 stays. Useful within 1..4: c_end 1.
     QSEARCH_EVASION_LIMIT qsearch_evasion_limit: usize = 2, [0, 64], c_end 1.0, r_end 0.002;
     /// Quiescence fail-high damping: a quiescence score at or above beta that is no mate is
     /// brought toward beta, to beta plus this percentage of its excess (100 = fail-soft,
