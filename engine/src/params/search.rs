@@ -396,7 +396,7 @@ search_params! {
     RFP_IMPROVING rfp_improving: bool = false, [0, 1], c_end 0.5, r_end 0.002;
     /// Late-move pruning: percent of the move count kept when the node is not improving
     /// (100 = the same count either way); 67 won +12.8 Elo at 5,000 nodes against 100
-    /// (docs/strength.md row 67). Useful within 40..100: c_end 6.
+    /// (docs/strength.md row 67), row 105's SPSA set 85. Useful within 40..100: c_end 6.
     LMP_NOT_IMPROVING_PERCENT lmp_not_improving_percent: i32 = 85, [25, 100], c_end 6.0, r_end 0.002;
     /// Reverse futility pruning returns the mean of the pruning evaluation and beta instead
     /// of the evaluation: a fail-soft score less far above beta than an estimate warrants.
@@ -431,13 +431,15 @@ search_params! {
     /// Move ordering: a quiet move of a piece (not a pawn) gains this much on its history
     /// score when it leaves a square attacked by an enemy pawn, and loses as much when it
     /// goes to one (0 = off); 4,000 won +9.3 Elo at 5,000 nodes against 0 (docs/strength.md
-    /// row 68). History scores stay within ±16,384; useful within 0..8,000: c_end 500.
+    /// row 68), row 105's SPSA set 3,815. History scores stay within ±16,384; useful
+    /// within 0..8,000: c_end 500.
     QUIET_PAWN_THREAT quiet_pawn_threat: i32 = 3815, [0, 16384], c_end 500.0, r_end 0.002;
     /// Move ordering, as `quiet_pawn_threat` for the major pieces: a quiet rook move gains
     /// this much when it leaves a square an enemy knight or bishop attacks and loses as much
     /// when it goes to one; a quiet queen move likewise for squares an enemy knight, bishop
     /// or rook attacks (0 = off). Adds to the pawn-threat term; 4,000 won +6.9 Elo at 5,000
-    /// nodes against 0 (docs/strength.md row 73). Useful within 0..8,000: c_end 500.
+    /// nodes against 0 (docs/strength.md row 73), row 105's SPSA set 3,496. Useful within
+    /// 0..8,000: c_end 500.
     QUIET_PIECE_THREAT quiet_piece_threat: i32 = 3496, [0, 16384], c_end 500.0, r_end 0.002;
     /// Capture history: captures are ordered by MVV-LVA plus a history of their own (by
     /// moving piece, target square and captured role), rewarded when a capture cuts a node
