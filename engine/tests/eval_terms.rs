@@ -303,21 +303,6 @@ fn passer_coefficients() {
     let pos = from_fen("k7/8/4P1n1/8/8/8/8/4K3 w - - 0 1");
     assert_eq!(coef(&pos, feature::UNSTOPPABLE_PASSER), 0);
     assert_eq!(coef(&pos, feature::FREE_PASSER), 0);
-    assert_eq!(coef(&pos, feature::PASSER_SAFE_STOP), 0);
-    // The e6 passer's front square: safe in the first position, blockaded by a knight on e7,
-    // supported by a bishop on h4; Black's e3 passer (advance 3) blockaded by a knight on e2.
-    let pos = from_fen("k7/8/4P3/8/8/8/8/4K3 w - - 0 1");
-    assert_eq!(coef(&pos, feature::PASSER_SAFE_STOP), 3);
-    assert_eq!(coef(&pos, feature::PASSER_BLOCKED), 0);
-    assert_eq!(coef(&pos, feature::PASSER_DEFENDED_STOP), 0);
-    let pos = from_fen("k7/4n3/4P3/8/8/8/8/4K3 w - - 0 1");
-    assert_eq!(coef(&pos, feature::PASSER_BLOCKED), 3);
-    assert_eq!(coef(&pos, feature::PASSER_SAFE_STOP), 0);
-    let pos = from_fen("k7/8/4P3/8/7B/8/8/4K3 w - - 0 1");
-    assert_eq!(coef(&pos, feature::PASSER_DEFENDED_STOP), 3);
-    assert_eq!(coef(&pos, feature::PASSER_SAFE_STOP), 3);
-    let pos = from_fen("4k3/8/8/8/8/4p3/4N3/K7 w - - 0 1");
-    assert_eq!(coef(&pos, feature::PASSER_BLOCKED), -3);
     // e6 supported by d5, the e1 rook behind it (the king on d1).
     let pos = from_fen("7k/8/4P3/3P4/8/8/8/3KR3 w - - 0 1");
     assert_eq!(coef(&pos, feature::SUPPORTED_PASSER), 1);

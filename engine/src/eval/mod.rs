@@ -166,7 +166,7 @@ fn side_threats<S: Sink>(
     let (ours, theirs) = (&attacks[color as usize], &attacks[!color as usize]);
     king_danger::king_danger(board, color, ours, theirs, sink);
     outposts::outposts(board, color, ours, theirs, sink);
-    passers::passers(board, color, pos.turn(), passed, ours, theirs, sink);
+    passers::passers(board, color, pos.turn(), passed, theirs, sink);
 }
 
 /// The terms that depend on the pawns alone (pawn structure, both sides) and on the pawns and

@@ -44,9 +44,6 @@ fn front(square: Square, color: Color) -> Square {
 ///   in front, times [`advance`];
 /// - `FREE_PASSER`: [`advance`] when every square ahead is empty and not attacked by the
 ///   other side;
-/// - `PASSER_BLOCKED`, `PASSER_SAFE_STOP`, `PASSER_DEFENDED_STOP`: [`advance`] when the
-///   square in front holds an enemy piece, is empty and not attacked by the other side, or is
-///   attacked by `color` (the push's support, even where the path beyond is not free);
 /// - `UNSTOPPABLE_PASSER`: once per side, when the other side has only king and pawns, the
 ///   path is empty and the other king is outside the pawn's square (rule of the square,
 ///   counting the move of the side to move `turn`);
@@ -57,7 +54,6 @@ pub(super) fn passers<S: Sink>(
     color: Color,
     turn: Color,
     passed: Bitboard,
-    ours: &Attacks,
     theirs: &Attacks,
     sink: &mut S,
 ) {
@@ -71,8 +67,6 @@ pub(super) fn passers<S: Sink>(
     let enemy_has_pieces = (board.by_color(!color) & !board.pawns() & !board.kings()).any();
     let own_rooks = board.rooks() & board.by_color(color);
     let (mut own_dist, mut enemy_dist, mut free, mut behind) = (0, 0, 0, 0);
-    let (mut blocked, mut safe_stop, mut defended_stop) = (0, 0, 0);
-    let enemies = board.by_color(!color);
     let mut unstoppable = false;
     for square in passed {
         let rank = relative_rank(square, color);
@@ -83,14 +77,6 @@ pub(super) fn passers<S: Sink>(
         }
         if let Some(king) = enemy_king {
             enemy_dist += weight * king.distance(stop) as i32;
-        }
-        if enemies.contains(stop) {
-            blocked += weight;
-        } else if !occupied.contains(stop) && !theirs.all.contains(stop) {
-            safe_stop += weight;
-        }
-        if ours.all.contains(stop) {
-            defended_stop += weight;
         }
         let path = ranks_ahead(square, color) & Bitboard::from_file(square.file());
         let path_empty = (path & occupied).is_empty();
@@ -124,9 +110,6 @@ pub(super) fn passers<S: Sink>(
         (feature::FREE_PASSER, free),
         (feature::UNSTOPPABLE_PASSER, i32::from(unstoppable)),
         (feature::ROOK_BEHIND_PASSER, behind),
-        (feature::PASSER_BLOCKED, blocked),
-        (feature::PASSER_SAFE_STOP, safe_stop),
-        (feature::PASSER_DEFENDED_STOP, defended_stop),
     ] {
         sink.add(f, s * coef);
     }

@@ -183,21 +183,12 @@ pub const IMBALANCE_VS: FeatureId = IMBALANCE_OWN + crate::eval::imbalance::OWN_
 pub const REACHABLE_OUTPOST: FeatureId = IMBALANCE_VS + crate::eval::imbalance::VS_PAIRS.len();
 /// Enemy knights, bishops and rooks we attack that only their queen defends, counted.
 pub const WEAK_QUEEN_PROTECTION: FeatureId = REACHABLE_OUTPOST + 1;
-/// Passed pawns blockaded: an enemy piece on the square in front, times the advance (0 up to
-/// the third rank, then 1 on the fourth ..= 4 on the seventh), summed.
-pub const PASSER_BLOCKED: FeatureId = WEAK_QUEEN_PROTECTION + 1;
-/// Passed pawns whose square in front is empty and not attacked by the enemy (the next push
-/// is safe, even where the path beyond is not), times the advance, summed.
-pub const PASSER_SAFE_STOP: FeatureId = PASSER_BLOCKED + 1;
-/// Passed pawns whose square in front is attacked by an own pawn, piece or king, times the
-/// advance, summed.
-pub const PASSER_DEFENDED_STOP: FeatureId = PASSER_SAFE_STOP + 1;
 /// Pawn shelter, per file of the three around the king (its file clamped to b..g, and the
 /// files either side): the closest own pawn ahead of the king on that file, by its distance in
 /// ranks (1..=6) or none (0), and by whether the file is the king's own. Index
 /// `SHELTER + 56 · king_file + 7 · file + distance` (files a..h = 0..7), named
 /// `shelter_<file>_<distance|none>` and `shelter_king_file_<file>_<distance|none>`.
-pub const SHELTER: FeatureId = PASSER_DEFENDED_STOP + 1;
+pub const SHELTER: FeatureId = WEAK_QUEEN_PROTECTION + 1;
 /// Entries of [`SHELTER`]: 2 (king's file or not) × 8 files × 7 distances.
 pub const SHELTER_SIZE: usize = 2 * 8 * 7;
 /// Pawn storm, on the same three files: the closest enemy pawn ahead of the king on that file,
@@ -316,9 +307,6 @@ pub fn name(f: FeatureId) -> String {
         }
         REACHABLE_OUTPOST => "reachable_outpost".into(),
         WEAK_QUEEN_PROTECTION => "weak_queen_protection".into(),
-        PASSER_BLOCKED => "passer_blocked".into(),
-        PASSER_SAFE_STOP => "passer_safe_stop".into(),
-        PASSER_DEFENDED_STOP => "passer_defended_stop".into(),
         _ if f < STORM => shelter_name(f - SHELTER),
         _ if f < TAPERED_FEATURES => storm_name(f - STORM),
         KING_DISTANCE => "king_distance_factor".into(),
