@@ -795,7 +795,7 @@ mod tests {
         let mut s = Session::new(Box::new(sink.clone()), false);
         s.handle_line("uci");
         let text = sink.text();
-        assert!(text.contains("option name delta_margin type spin default 224 min 0 max 2000"));
+        assert!(text.contains("option name delta_margin type spin default 227 min 0 max 2000"));
         assert!(text.contains("option name null_move type check default true"));
         assert!(!text.contains("pst_knight_e4_mg"));
         assert!(text.trim_end().ends_with("uciok"));

@@ -196,6 +196,10 @@ fn every_search_feature_can_be_switched_off() {
         changes_the_search("qsearch_evasion_limit=0"),
         "qsearch_evasion_limit=0 changed nothing"
     );
+    assert!(
+        changes_the_search("countermove_bonus=0"),
+        "countermove_bonus=0 changed nothing"
+    );
 }
 
 #[test]
@@ -279,14 +283,15 @@ fn the_singular_extensions_refinements_change_its_search() {
 #[test]
 fn every_search_feature_off_by_default_can_be_switched_on() {
     // Each switch with the knobs it needs to act at depth 8 (the default history margin
-    // prunes next to nothing in a search this short).
+    // prunes next to nothing in a search this short, and since row 113's knobs the default
+    // divisor's extra reduction leaves both searches' node counts as they were).
     for assignments in [
         "razoring=1",
         "iir=1",
         "singular_extension=1",
         "history_pruning=1 history_prune_margin=250",
         "lmr_bad_captures=1",
-        "null_move_eval=1",
+        "null_move_eval=1 null_move_eval_divisor=50",
         "qsearch_tt_eval=1",
         "correction_history=1",
         "probcut=1",
@@ -296,7 +301,6 @@ fn every_search_feature_off_by_default_can_be_switched_on() {
         "cont_history_4=1",
         "pawn_history=1",
         "quiet_check_bonus=4000",
-        "countermove_bonus=8000",
         "eval_history_divisor=2",
         "fail_low_prior_bonus=100",
         "hindsight_depth=1",

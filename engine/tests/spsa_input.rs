@@ -36,7 +36,7 @@ fn default_is_the_search_group_with_registry_ranges_and_steps() {
         assert_eq!(fields[5].parse::<f64>().unwrap(), spec.spsa.c_end);
         assert_eq!(fields[6].parse::<f64>().unwrap(), spec.spsa.r_end);
     }
-    assert!(stdout.starts_with("delta_margin, int, 224, 0, 2000, 20, 0.002\n"));
+    assert!(stdout.starts_with("delta_margin, int, 227, 0, 2000, 20, 0.002\n"));
 }
 
 #[test]

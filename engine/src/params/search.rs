@@ -126,11 +126,11 @@ macro_rules! search_params {
 // r_end·c_end·(W - L) per iteration. On/off switches get the smallest integer step, 0.5,
 // so SPSA rounds θ ± 0.5 to a random neighbour.
 // The numeric defaults tuned by play are those of the last SPSA of them, docs/strength.md
-// row 105 (input docs/spsa-runs/search-935262.txt), unless a later row says otherwise.
+// row 113 (input docs/spsa-runs/search-828344.txt), unless a later row says otherwise.
 search_params! {
     /// Quiescence search: margin (cp) added to a capture's gain before delta pruning.
     /// Useful values lie within 50..450: c_end 20.
-    DELTA_MARGIN delta_margin: i32 = 224, [0, 2000], c_end 20.0, r_end 0.002;
+    DELTA_MARGIN delta_margin: i32 = 227, [0, 2000], c_end 20.0, r_end 0.002;
     /// Quiescence search: maximum plies below the horizon. Values below 4 or above 20 hardly
     /// differ from their neighbours: c_end 2.
     QSEARCH_DEPTH qsearch_depth: usize = 16, [0, 64], c_end 2.0, r_end 0.002;
@@ -149,15 +149,15 @@ search_params! {
     NULL_MOVE_REDUCTION null_move_reduction: i32 = 3, [1, 6], c_end 0.5, r_end 0.002;
     /// The null move is reduced one ply more per this many plies of depth (Stockfish: 3).
     /// c_end 1.
-    NULL_MOVE_DEPTH_DIVISOR null_move_depth_divisor: i32 = 8, [2, 64], c_end 1.0, r_end 0.002;
+    NULL_MOVE_DEPTH_DIVISOR null_move_depth_divisor: i32 = 11, [2, 64], c_end 1.0, r_end 0.002;
     /// Late-move reductions.
     LMR lmr: bool = true, [0, 1], c_end 0.5, r_end 0.002;
     /// LMR: constant part of the reduction, in hundredths of a ply. Useful within 0..200:
     /// c_end 10 (a tenth of a ply).
-    LMR_BASE lmr_base: i32 = 108, [0, 300], c_end 10.0, r_end 0.002;
+    LMR_BASE lmr_base: i32 = 100, [0, 300], c_end 10.0, r_end 0.002;
     /// LMR: divisor of ln(depth)·ln(move number), in hundredths. Useful within 150..400:
     /// c_end 15.
-    LMR_DIVISOR lmr_divisor: i32 = 189, [100, 1000], c_end 15.0, r_end 0.002;
+    LMR_DIVISOR lmr_divisor: i32 = 139, [100, 1000], c_end 15.0, r_end 0.002;
     /// Reverse futility pruning (static null move) at shallow depth.
     REVERSE_FUTILITY reverse_futility: bool = true, [0, 1], c_end 0.5, r_end 0.002;
     /// Reverse futility margin per ply of depth (cp). Useful within 40..200: c_end 8.
@@ -172,39 +172,39 @@ search_params! {
     /// 3..10: c_end 1.
     FUTILITY_DEPTH futility_depth: i32 = 6, [1, 32], c_end 1.0, r_end 0.002;
     /// Futility pruning: constant part of the margin (cp). Useful within 0..250: c_end 12.
-    FUTILITY_BASE futility_base: i32 = 66, [0, 2000], c_end 12.0, r_end 0.002;
+    FUTILITY_BASE futility_base: i32 = 45, [0, 2000], c_end 12.0, r_end 0.002;
     /// Futility pruning: margin per ply of depth (cp). Useful within 40..200: c_end 8.
-    FUTILITY_MARGIN futility_margin: i32 = 79, [0, 1000], c_end 8.0, r_end 0.002;
+    FUTILITY_MARGIN futility_margin: i32 = 72, [0, 1000], c_end 8.0, r_end 0.002;
     /// Futility pruning of captures: where quiet moves are futile (the same depths), a capture
     /// that gives no check is not tried when the captured piece's value and this margin (cp)
     /// on top of the quiet moves' margin still leave the pruning evaluation at or below
-    /// alpha (0 = off); 150 won at 5,000 nodes (docs/strength.md row 91), 170 is row 105's
+    /// alpha (0 = off); 150 won at 5,000 nodes (docs/strength.md row 91), 207 is row 113's
     /// SPSA. Useful within 0..400: c_end 20.
-    CAPTURE_FUTILITY_MARGIN capture_futility_margin: i32 = 170, [0, 2000], c_end 20.0, r_end 0.002;
+    CAPTURE_FUTILITY_MARGIN capture_futility_margin: i32 = 207, [0, 2000], c_end 20.0, r_end 0.002;
     /// Main search: in non-PV nodes at shallow depth, skip moves that lose material by
     /// static exchange evaluation (quiet moves by more than `main_see_quiet_margin`·depth,
     /// captures by more than `main_see_capture_margin`·depth²).
     MAIN_SEE_PRUNING main_see_pruning: bool = true, [0, 1], c_end 0.5, r_end 0.002;
     /// Main-search SEE pruning: deepest remaining depth (plies) where it applies. Useful
     /// within 3..10: c_end 1.
-    MAIN_SEE_DEPTH main_see_depth: i32 = 5, [1, 32], c_end 1.0, r_end 0.002;
+    MAIN_SEE_DEPTH main_see_depth: i32 = 8, [1, 32], c_end 1.0, r_end 0.002;
     /// Main-search SEE pruning of quiet moves: allowed loss per ply (cp). Useful within
     /// 20..120: c_end 6.
-    MAIN_SEE_QUIET_MARGIN main_see_quiet_margin: i32 = 45, [0, 1000], c_end 6.0, r_end 0.002;
+    MAIN_SEE_QUIET_MARGIN main_see_quiet_margin: i32 = 42, [0, 1000], c_end 6.0, r_end 0.002;
     /// Main-search SEE pruning of captures: allowed loss per ply squared (cp). Useful within
     /// 5..60: c_end 3.
-    MAIN_SEE_CAPTURE_MARGIN main_see_capture_margin: i32 = 30, [0, 1000], c_end 3.0, r_end 0.002;
+    MAIN_SEE_CAPTURE_MARGIN main_see_capture_margin: i32 = 33, [0, 1000], c_end 3.0, r_end 0.002;
     /// Half-width of the aspiration window at the root (cp, 0 = full window). Useful within
     /// 10..100: c_end 5.
-    ASPIRATION_WINDOW aspiration_window: i32 = 18, [0, 1000], c_end 5.0, r_end 0.002;
+    ASPIRATION_WINDOW aspiration_window: i32 = 13, [0, 1000], c_end 5.0, r_end 0.002;
     /// Late-move pruning: in non-PV nodes at shallow depth, once `lmp_base` + depth² moves
     /// have been tried, skip the remaining quiet moves that give no check.
     LMP lmp: bool = true, [0, 1], c_end 0.5, r_end 0.002;
     /// Late-move pruning: deepest remaining depth (plies) where it applies. Useful within
     /// 1..8: c_end 1.
-    LMP_DEPTH lmp_depth: i32 = 4, [1, 32], c_end 1.0, r_end 0.002;
+    LMP_DEPTH lmp_depth: i32 = 6, [1, 32], c_end 1.0, r_end 0.002;
     /// Late-move pruning: moves always tried, before depth². Useful within 0..12: c_end 1.
-    LMP_BASE lmp_base: i32 = 4, [0, 64], c_end 1.0, r_end 0.002;
+    LMP_BASE lmp_base: i32 = 3, [0, 64], c_end 1.0, r_end 0.002;
     /// Time management with a clock: the soft deadline (no new iteration after it) grows
     /// while the best move changes or the score falls, and shrinks once the best move has
     /// stayed the same for several iterations. No effect on `movetime`, `nodes` or `depth`.
@@ -233,15 +233,15 @@ search_params! {
     PAWN_HISTORY pawn_history: bool = false, [0, 1], c_end 0.5, r_end 0.002;
     /// LMR: history score worth one ply of reduction, with `cont_history`. Useful within
     /// 4000..30000: c_end 1500.
-    LMR_HISTORY_DIVISOR lmr_history_divisor: i32 = 17715, [1000, 100000], c_end 1500.0, r_end 0.002;
+    LMR_HISTORY_DIVISOR lmr_history_divisor: i32 = 16868, [1000, 100000], c_end 1500.0, r_end 0.002;
     /// History bonus (and malus) per ply of depth for the quiet move that cut off (and the
     /// quiet moves tried before it): `history_bonus_per_ply`·depth − `history_bonus_per_ply`/2,
     /// at most `history_bonus_max`. An entry moves by 32·bonus, less its own value times
     /// bonus/512 (it saturates at ±16384), so a bonus of 5 moves it by about 1 % of the way.
     /// Useful within 4..16: c_end 1.
-    HISTORY_BONUS_PER_PLY history_bonus_per_ply: i32 = 8, [1, 64], c_end 1.0, r_end 0.002;
+    HISTORY_BONUS_PER_PLY history_bonus_per_ply: i32 = 9, [1, 64], c_end 1.0, r_end 0.002;
     /// History bonus: the cap (see `history_bonus_per_ply`). Useful within 60..300: c_end 10.
-    HISTORY_BONUS_MAX history_bonus_max: i32 = 133, [1, 512], c_end 10.0, r_end 0.002;
+    HISTORY_BONUS_MAX history_bonus_max: i32 = 160, [1, 512], c_end 10.0, r_end 0.002;
     /// History by the evaluation's change: the opponent's quiet move that led to a node
     /// (both it and its parent evaluated statically) gains in the butterfly history the
     /// swing it caused in its side's favour (the sum of the two static evaluations, negated),
@@ -396,8 +396,8 @@ search_params! {
     RFP_IMPROVING rfp_improving: bool = false, [0, 1], c_end 0.5, r_end 0.002;
     /// Late-move pruning: percent of the move count kept when the node is not improving
     /// (100 = the same count either way); 67 won +12.8 Elo at 5,000 nodes against 100
-    /// (docs/strength.md row 67), row 105's SPSA set 85. Useful within 40..100: c_end 6.
-    LMP_NOT_IMPROVING_PERCENT lmp_not_improving_percent: i32 = 85, [25, 100], c_end 6.0, r_end 0.002;
+    /// (docs/strength.md row 67), row 113's SPSA set 93. Useful within 40..100: c_end 6.
+    LMP_NOT_IMPROVING_PERCENT lmp_not_improving_percent: i32 = 93, [25, 100], c_end 6.0, r_end 0.002;
     /// Reverse futility pruning returns the mean of the pruning evaluation and beta instead
     /// of the evaluation: a fail-soft score less far above beta than an estimate warrants.
     RFP_BLEND rfp_blend: bool = false, [0, 1], c_end 0.5, r_end 0.002;
@@ -431,16 +431,16 @@ search_params! {
     /// Move ordering: a quiet move of a piece (not a pawn) gains this much on its history
     /// score when it leaves a square attacked by an enemy pawn, and loses as much when it
     /// goes to one (0 = off); 4,000 won +9.3 Elo at 5,000 nodes against 0 (docs/strength.md
-    /// row 68), row 105's SPSA set 3,815. History scores stay within ±16,384; useful
+    /// row 68), row 113's SPSA set 4,527. History scores stay within ±16,384; useful
     /// within 0..8,000: c_end 500.
-    QUIET_PAWN_THREAT quiet_pawn_threat: i32 = 3815, [0, 16384], c_end 500.0, r_end 0.002;
+    QUIET_PAWN_THREAT quiet_pawn_threat: i32 = 4527, [0, 16384], c_end 500.0, r_end 0.002;
     /// Move ordering, as `quiet_pawn_threat` for the major pieces: a quiet rook move gains
     /// this much when it leaves a square an enemy knight or bishop attacks and loses as much
     /// when it goes to one; a quiet queen move likewise for squares an enemy knight, bishop
     /// or rook attacks (0 = off). Adds to the pawn-threat term; 4,000 won +6.9 Elo at 5,000
-    /// nodes against 0 (docs/strength.md row 73), row 105's SPSA set 3,496. Useful within
+    /// nodes against 0 (docs/strength.md row 73), row 113's SPSA set 4,071. Useful within
     /// 0..8,000: c_end 500.
-    QUIET_PIECE_THREAT quiet_piece_threat: i32 = 3496, [0, 16384], c_end 500.0, r_end 0.002;
+    QUIET_PIECE_THREAT quiet_piece_threat: i32 = 4071, [0, 16384], c_end 500.0, r_end 0.002;
     /// Capture history: captures are ordered by MVV-LVA plus a history of their own (by
     /// moving piece, target square and captured role), rewarded when a capture cuts a node
     /// off and penalised when a capture searched before the cut-off move did not; won +8.0
@@ -450,9 +450,9 @@ search_params! {
     /// within 0..8000 against histories of ±16,384: c_end 500.
     QUIET_CHECK_BONUS quiet_check_bonus: i32 = 0, [0, 16384], c_end 500.0, r_end 0.002;
     /// Counter move: the quiet move that last cut off after the opponent's previous move
-    /// (by its piece and target square) gains this on its history score (0 = off). Useful
+    /// (by its piece and target square) gains this on its history score (0 = off); row 113's SPSA set 335. Useful
     /// within 0..16,384 against histories of ±16,384: c_end 1000.
-    COUNTERMOVE_BONUS countermove_bonus: i32 = 0, [0, 65536], c_end 1000.0, r_end 0.002;
+    COUNTERMOVE_BONUS countermove_bonus: i32 = 335, [0, 65536], c_end 1000.0, r_end 0.002;
     /// LMR: the moves of a non-PV node that the table marks as having been on a principal
     /// variation are reduced this many plies less (0 = off); 1 won +7.8 Elo at 5,000 nodes
     /// (docs/strength.md row 86). c_end 0.5.
@@ -460,7 +460,7 @@ search_params! {
     /// The capture history's entry (within ±16,384) is divided by this before it is added
     /// to the MVV-LVA score (eight points per centipawn of the victim: 8 lets a full entry
     /// outweigh about 256 cp). c_end 2.
-    CAPTURE_HISTORY_DIVISOR capture_history_divisor: i32 = 8, [4, 64], c_end 2.0, r_end 0.002;
+    CAPTURE_HISTORY_DIVISOR capture_history_divisor: i32 = 10, [4, 64], c_end 2.0, r_end 0.002;
     /// Endgame scaling (`eval/scale.rs`), percent of the endgame sum kept when each side's
     /// only piece is a bishop and they stand on opposite colours. Not a linear weight: the
     /// Texel tuner holds the `scale_*` factors fixed. 100 = no scaling. c_end 5.
@@ -513,7 +513,7 @@ mod tests {
         assert!(!knobs.null_move);
         assert!(knobs.lmr);
         assert_eq!(knobs.lmr_divisor, 300);
-        assert_eq!(Knobs::new(&Params::default()).aspiration_window, 18);
+        assert_eq!(Knobs::new(&Params::default()).aspiration_window, 13);
     }
 
     #[test]

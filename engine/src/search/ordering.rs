@@ -991,23 +991,28 @@ mod tests {
 
     fn knobs(cont_history: bool) -> Knobs {
         use crate::params::search::{
-            CAPTURE_HISTORY, CONT_HISTORY, QUIET_PAWN_THREAT, QUIET_PIECE_THREAT,
+            CAPTURE_HISTORY, CONT_HISTORY, COUNTERMOVE_BONUS, QUIET_PAWN_THREAT, QUIET_PIECE_THREAT,
         };
-        // Moves by their histories and MVV-LVA alone (the threat terms and the capture
-        // history have their own tests).
+        // Moves by their histories and MVV-LVA alone (the threat terms, the counter move and
+        // the capture history have their own tests).
         knobs_with(&[
             (CONT_HISTORY, i64::from(cont_history)),
             (QUIET_PAWN_THREAT, 0),
             (QUIET_PIECE_THREAT, 0),
+            (COUNTERMOVE_BONUS, 0),
             (CAPTURE_HISTORY, 0),
         ])
     }
 
-    /// The default knobs with the threat terms off (quiet moves by their histories, and the
-    /// bonus under test) and `settings` changed.
+    /// The default knobs with the threat terms and the counter move off (quiet moves by
+    /// their histories, and the bonus under test) and `settings` changed.
     fn without_threats(settings: &[(crate::params::ParamId, i64)]) -> Knobs {
-        use crate::params::search::{QUIET_PAWN_THREAT, QUIET_PIECE_THREAT};
-        let mut all = vec![(QUIET_PAWN_THREAT, 0), (QUIET_PIECE_THREAT, 0)];
+        use crate::params::search::{COUNTERMOVE_BONUS, QUIET_PAWN_THREAT, QUIET_PIECE_THREAT};
+        let mut all = vec![
+            (QUIET_PAWN_THREAT, 0),
+            (QUIET_PIECE_THREAT, 0),
+            (COUNTERMOVE_BONUS, 0),
+        ];
         all.extend_from_slice(settings);
         knobs_with(&all)
     }
