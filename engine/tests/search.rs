@@ -200,6 +200,12 @@ fn every_search_feature_can_be_switched_off() {
         changes_the_search("countermove_bonus=0"),
         "countermove_bonus=0 changed nothing"
     );
+    for assignments in ["eval_history_divisor=0", "fail_low_prior_bonus=0"] {
+        assert!(
+            changes_the_search(assignments),
+            "{assignments} changed nothing"
+        );
+    }
 }
 
 #[test]
@@ -301,8 +307,6 @@ fn every_search_feature_off_by_default_can_be_switched_on() {
         "cont_history_4=1",
         "pawn_history=1",
         "quiet_check_bonus=4000",
-        "eval_history_divisor=2",
-        "fail_low_prior_bonus=100",
         "hindsight_depth=1",
         "qsearch_fail_high_percent=75",
         "fail_high_damping=1",

@@ -245,13 +245,15 @@ search_params! {
     /// History by the evaluation's change: the opponent's quiet move that led to a node
     /// (both it and its parent evaluated statically) gains in the butterfly history the
     /// swing it caused in its side's favour (the sum of the two static evaluations, negated),
-    /// divided by this, within ±`history_bonus_max` (0 = off). Useful within 1..8: c_end 1.
-    EVAL_HISTORY_DIVISOR eval_history_divisor: i32 = 0, [0, 64], c_end 1.0, r_end 0.002;
+    /// divided by this, within ±`history_bonus_max` (0 = off); 2 with `fail_low_prior_bonus`
+    /// 100 won +22.3 Elo at 5,000 nodes (docs/strength.md row 115). Useful within 1..8: c_end 1.
+    EVAL_HISTORY_DIVISOR eval_history_divisor: i32 = 2, [0, 64], c_end 1.0, r_end 0.002;
     /// Fail-low reward of the previous move: a node that fails low (no move reaches alpha)
     /// rewards the opponent's quiet move that led to it, in the butterfly and continuation
     /// histories, by this percentage of a cut-off's bonus at the node's depth (0 = off; as
-    /// Stockfish's bonus to the prior quiet move). Useful within 0..300: c_end 20.
-    FAIL_LOW_PRIOR_BONUS fail_low_prior_bonus: i32 = 0, [0, 1000], c_end 20.0, r_end 0.002;
+    /// Stockfish's bonus to the prior quiet move); 100 with `eval_history_divisor` 2 won
+    /// +22.3 Elo at 5,000 nodes (docs/strength.md row 115). Useful within 0..300: c_end 20.
+    FAIL_LOW_PRIOR_BONUS fail_low_prior_bonus: i32 = 100, [0, 1000], c_end 20.0, r_end 0.002;
     /// Hindsight depth: a node searched with an LMR reduction of 3 plies or more goes a ply
     /// deeper when its static evaluation says its side stands no better than the opponent's
     /// evaluation a ply before (the reduction misjudged a live position); one of 2 or more
