@@ -255,16 +255,6 @@ fn changes_the_search_from(base: &str, assignments: &str) -> bool {
 }
 
 #[test]
-fn non_pawn_correction_changes_the_search_beside_the_pawn_one() {
-    assert!(changes_the_search_from(
-        "correction_history=1",
-        "correction_nonpawn=1"
-    ));
-    // Without the correction history it has nothing to add to.
-    assert!(!changes_the_search("correction_nonpawn=1"));
-}
-
-#[test]
 fn reverse_futility_sparing_table_pv_nodes_changes_the_search() {
     // At the default margin no table-PV node of these short searches is pruned (since row
     // 95's evasion limit): a smaller margin prunes enough of them to show the switch acting.

@@ -349,10 +349,6 @@ search_params! {
     /// Correction history: the largest correction (cp) either way. Useful within 20..200:
     /// c_end 10.
     CORRECTION_MAX correction_max: i32 = 96, [0, 1000], c_end 10.0, r_end 0.002;
-    /// Correction history: also learn the errors by each side's pieces other than pawns (two
-    /// more tables, `search/correction.rs`), and add the mean of their entries. Acts only with
-    /// `correction_history`.
-    CORRECTION_NONPAWN correction_nonpawn: bool = false, [0, 1], c_end 0.5, r_end 0.002;
     /// Singular extension: the table move is searched a ply deeper when a reduced search of
     /// the node without it fails low against the table's score less `singular_margin`·depth
     /// (it alone holds the score); when that search reaches beta instead, the node fails high

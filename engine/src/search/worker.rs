@@ -168,12 +168,8 @@ impl Worker<'_> {
         let raw = self.evaluate(pos, ply);
         if self.knobs.correction_history {
             (
-                self.correction.corrected(
-                    pos,
-                    raw,
-                    self.knobs.correction_max,
-                    self.knobs.correction_nonpawn,
-                ),
+                self.correction
+                    .corrected(pos, raw, self.knobs.correction_max),
                 raw,
             )
         } else {
@@ -1213,14 +1209,8 @@ impl Worker<'_> {
                 Bound::Upper => best_score < static_eval,
             }
         {
-            self.correction.update(
-                pos,
-                depth,
-                raw_eval,
-                best_score,
-                self.knobs.correction_max,
-                self.knobs.correction_nonpawn,
-            );
+            self.correction
+                .update(pos, depth, raw_eval, best_score, self.knobs.correction_max);
         }
         let packed = best_move.map_or(PackedMove::NONE, PackedMove::new);
         self.tt
