@@ -200,7 +200,11 @@ fn every_search_feature_can_be_switched_off() {
         changes_the_search("countermove_bonus=0"),
         "countermove_bonus=0 changed nothing"
     );
-    for assignments in ["eval_history_divisor=0", "fail_low_prior_bonus=0"] {
+    for assignments in [
+        "eval_history_divisor=0",
+        "fail_low_prior_bonus=0",
+        "singular_extension=0",
+    ] {
         assert!(
             changes_the_search(assignments),
             "{assignments} changed nothing"
@@ -281,7 +285,8 @@ fn the_singular_extensions_refinements_change_its_search() {
         "singular_double_margin=10"
     ));
     // Without the singular extension they do nothing.
-    assert!(!changes_the_search(
+    assert!(!changes_the_search_from(
+        "singular_extension=0",
         "singular_negative=1 singular_double_margin=10"
     ));
 }
@@ -294,7 +299,6 @@ fn every_search_feature_off_by_default_can_be_switched_on() {
     for assignments in [
         "razoring=1",
         "iir=1",
-        "singular_extension=1",
         "history_pruning=1 history_prune_margin=250",
         "lmr_bad_captures=1",
         "null_move_eval=1 null_move_eval_divisor=50",
