@@ -246,7 +246,8 @@ search_params! {
     /// (both it and its parent evaluated statically) gains in the butterfly history the
     /// swing it caused in its side's favour (the sum of the two static evaluations, negated),
     /// divided by this, within ±`history_bonus_max` (0 = off); 2 with `fail_low_prior_bonus`
-    /// 100 won +22.3 Elo at 5,000 nodes (docs/strength.md row 115). Useful within 1..8: c_end 1.
+    /// 100 won +22.3 Elo at 5,000 nodes and +13.5 at 20,000 (docs/strength.md rows 115-116).
+    /// Useful within 1..8: c_end 1.
     EVAL_HISTORY_DIVISOR eval_history_divisor: i32 = 2, [0, 64], c_end 1.0, r_end 0.002;
     /// Fail-low reward of the previous move: a node that fails low (no move reaches alpha)
     /// rewards the opponent's quiet move that led to it, in the butterfly and continuation
