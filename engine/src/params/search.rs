@@ -197,6 +197,11 @@ search_params! {
     /// Half-width of the aspiration window at the root (cp, 0 = full window). Useful within
     /// 10..100: c_end 5.
     ASPIRATION_WINDOW aspiration_window: i32 = 13, [0, 1000], c_end 5.0, r_end 0.002;
+    /// Aspiration: each fail high at the root re-searches one ply shallower than the last
+    /// (at least one ply, never below half the iteration's depth), and a fail low restores the
+    /// full depth: a score above the window is usually confirmed cheaply, and the full
+    /// depth follows in the next iteration (Stockfish's `failedHighCnt`).
+    ASPIRATION_FAIL_HIGH_REDUCTION aspiration_fail_high_reduction: bool = false, [0, 1], c_end 0.5, r_end 0.002;
     /// Late-move pruning: in non-PV nodes at shallow depth, once `lmp_base` + depth² moves
     /// have been tried, skip the remaining quiet moves that give no check.
     LMP lmp: bool = true, [0, 1], c_end 0.5, r_end 0.002;

@@ -305,17 +305,33 @@ impl Searcher {
                 } else {
                     (-INFINITY, INFINITY)
                 };
+            // Plies the next re-search of this iteration leaves out (fail-high reduction).
+            let mut fail_high_plies = 0;
             let score = loop {
-                let score =
-                    worker.negamax(root, root_key, depth, alpha, beta, 0, true, false, false);
+                let search_depth = (depth - fail_high_plies).max(1);
+                let score = worker.negamax(
+                    root,
+                    root_key,
+                    search_depth,
+                    alpha,
+                    beta,
+                    0,
+                    true,
+                    false,
+                    false,
+                );
                 if worker.aborted {
                     break score;
                 }
                 if score <= alpha {
                     beta = (alpha + beta) / 2;
                     alpha = (score - delta).max(-INFINITY);
+                    fail_high_plies = 0;
                 } else if score >= beta {
                     beta = (score + delta).min(INFINITY);
+                    if worker.knobs.aspiration_fail_high_reduction {
+                        fail_high_plies = (fail_high_plies + 1).min(depth / 2);
+                    }
                 } else {
                     break score;
                 }
