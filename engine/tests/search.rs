@@ -204,6 +204,7 @@ fn every_search_feature_can_be_switched_off() {
         "eval_history_divisor=0",
         "fail_low_prior_bonus=0",
         "singular_extension=0",
+        "qsearch_tt_eval=0",
     ] {
         assert!(
             changes_the_search(assignments),
@@ -302,7 +303,6 @@ fn every_search_feature_off_by_default_can_be_switched_on() {
         "history_pruning=1 history_prune_margin=250",
         "lmr_bad_captures=1",
         "null_move_eval=1 null_move_eval_divisor=50",
-        "qsearch_tt_eval=1",
         "correction_history=1",
         "probcut=1",
         "tt_cutoff_history=1",

@@ -346,8 +346,9 @@ search_params! {
     LMR_BAD_CAPTURES lmr_bad_captures: bool = false, [0, 1], c_end 0.5, r_end 0.002;
     /// Quiescence: the stand pat is the table's score instead of the static evaluation when
     /// the entry's bound says the true score lies beyond it on that side (as `tt_eval` does
-    /// for the main search's pruning).
-    QSEARCH_TT_EVAL qsearch_tt_eval: bool = false, [0, 1], c_end 0.5, r_end 0.002;
+    /// for the main search's pruning). Won +15.9 Elo at 20,000 nodes (docs/strength.md row
+    /// 126; +2.9 undecided at 5,000, row 33).
+    QSEARCH_TT_EVAL qsearch_tt_eval: bool = true, [0, 1], c_end 0.5, r_end 0.002;
     /// Correction history (`search/correction.rs`): the static evaluation plus what the
     /// searches of this game found it to be off by in positions with the same pawns and side
     /// to move, for pruning and the quiescence stand pat.
