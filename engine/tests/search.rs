@@ -205,6 +205,7 @@ fn every_search_feature_can_be_switched_off() {
         "fail_low_prior_bonus=0",
         "singular_extension=0",
         "qsearch_tt_eval=0",
+        "aspiration_fail_high_reduction=0",
     ] {
         assert!(
             changes_the_search(assignments),
@@ -263,7 +264,7 @@ fn changes_the_search_from(base: &str, assignments: &str) -> bool {
 fn reverse_futility_sparing_table_pv_nodes_changes_the_search() {
     // At the default margin no table-PV node of these short searches is pruned (since row
     // 95's evasion limit): a smaller margin prunes enough of them to show the switch acting.
-    let base = "reverse_futility_margin=20";
+    let base = "reverse_futility_margin=10";
     assert!(
         changes_the_search_from(base, "rfp_tt_pv=1"),
         "rfp_tt_pv=1 changed nothing from {base}"
@@ -315,7 +316,6 @@ fn every_search_feature_off_by_default_can_be_switched_on() {
         "qsearch_fail_high_percent=75",
         "fail_high_damping=1",
         "fifty_move_scale=200",
-        "aspiration_fail_high_reduction=1",
     ] {
         assert!(
             changes_the_search(assignments),

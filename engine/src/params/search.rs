@@ -200,8 +200,9 @@ search_params! {
     /// Aspiration: each fail high at the root re-searches one ply shallower than the last
     /// (at least one ply, never below half the iteration's depth), and a fail low restores the
     /// full depth: a score above the window is usually confirmed cheaply, and the full
-    /// depth follows in the next iteration (Stockfish's `failedHighCnt`).
-    ASPIRATION_FAIL_HIGH_REDUCTION aspiration_fail_high_reduction: bool = false, [0, 1], c_end 0.5, r_end 0.002;
+    /// depth follows in the next iteration (Stockfish's `failedHighCnt`). Won +16.8 Elo at
+    /// 20,000 nodes (docs/strength.md row 127).
+    ASPIRATION_FAIL_HIGH_REDUCTION aspiration_fail_high_reduction: bool = true, [0, 1], c_end 0.5, r_end 0.002;
     /// Late-move pruning: in non-PV nodes at shallow depth, once `lmp_base` + depth² moves
     /// have been tried, skip the remaining quiet moves that give no check.
     LMP lmp: bool = true, [0, 1], c_end 0.5, r_end 0.002;
