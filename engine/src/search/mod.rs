@@ -307,8 +307,10 @@ impl Searcher {
                 };
             // Plies the next re-search of this iteration leaves out (fail-high reduction).
             let mut fail_high_plies = 0;
+            // The depth of the search whose score the iteration ends with.
+            let mut search_depth;
             let score = loop {
-                let search_depth = (depth - fail_high_plies).max(1);
+                search_depth = (depth - fail_high_plies).max(1);
                 let score = worker.negamax(
                     root,
                     root_key,
@@ -379,7 +381,7 @@ impl Searcher {
             if let Score::Mate(n) = result.score
                 && limits.depth.is_none()
                 && !limits.infinite
-                && (2 * n.unsigned_abs() as i32) < depth
+                && (2 * n.unsigned_abs() as i32) < search_depth
             {
                 break;
             }
