@@ -42,7 +42,12 @@ def main() -> int:
         return 1
     limit = chess.engine.Limit(nodes=nodes)
     costly = 0
-    with chess.engine.SimpleEngine.popen_uci(stockfish) as engine:
+    try:
+        engine = chess.engine.SimpleEngine.popen_uci(stockfish)
+    except (OSError, chess.engine.EngineError) as e:
+        print(f"STOCKFISH: cannot start '{stockfish}' as a UCI engine: {e}", file=sys.stderr)
+        return 1
+    with pgn, engine:
         engine.configure({"Threads": 1, "Hash": 64})
         number = 0
         while (game := chess.pgn.read_game(pgn)) is not None:
