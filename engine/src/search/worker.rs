@@ -839,6 +839,13 @@ impl Worker<'_> {
             && depth <= self.knobs.futility_depth
             && alpha.abs() < MATE_BOUND
             && futility_value <= alpha;
+        // With `futility_lmr_depth`: futility is judged per late quiet move, by its reduced
+        // depth, wherever some such depth can be shallow enough.
+        let futility_by_move = self.knobs.futility
+            && self.knobs.futility_lmr_depth
+            && !pv_node
+            && !in_check
+            && alpha.abs() < MATE_BOUND;
         // Futility pruning of captures: the same bound, raised by the captured piece's value
         // and a margin of its own (`None`: off here).
         let capture_futility_bound = (self.knobs.capture_futility_margin > 0
@@ -963,6 +970,22 @@ impl Worker<'_> {
             // Decided before the move is made (gives_check answers as the child's is_check
             // would), so that a pruned move costs no copy of the position. Tried before SEE
             // pruning, which costs more (the prunings only test: their order changes nothing).
+            // The depth the quiet pruning below judges the move by: its reduced depth with
+            // `futility_lmr_depth` (at least 1, as the node's is), else the node's.
+            let prune_depth = if futility_by_move && quiet && index >= 2 {
+                (depth - self.lmr.get(depth, index)).max(1)
+            } else {
+                depth
+            };
+            let futile = if futility_by_move && quiet {
+                prune_depth <= self.knobs.futility_depth
+                    && pruning_eval
+                        + self.knobs.futility_base
+                        + self.knobs.futility_margin * prune_depth
+                        <= alpha
+            } else {
+                futile
+            };
             if futile
                 && quiet
                 && best_score > -MATE_BOUND
@@ -986,7 +1009,7 @@ impl Worker<'_> {
             }
             if see_prunes && index > 0 && best_score > -MATE_BOUND {
                 let threshold = if quiet {
-                    Some(-self.knobs.main_see_quiet_margin * depth)
+                    Some(-self.knobs.main_see_quiet_margin * prune_depth)
                 } else if is_bad_capture_score(move_score) {
                     Some(-self.knobs.main_see_capture_margin * depth * depth)
                 } else {
