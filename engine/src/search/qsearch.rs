@@ -193,6 +193,9 @@ impl Worker<'_> {
             }
             let incremental = child_key(pos, key, m);
             if let Some(k) = incremental {
+                if self.knobs.qsearch_tt {
+                    self.tt.prefetch(k);
+                }
                 self.eval_cache.prefetch(k);
             }
             let mut child = pos.clone();
