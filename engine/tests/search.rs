@@ -206,6 +206,7 @@ fn every_search_feature_can_be_switched_off() {
         "singular_extension=0",
         "qsearch_tt_eval=0",
         "aspiration_fail_high_reduction=0",
+        "futility_lmr_depth=0",
     ] {
         assert!(
             changes_the_search(assignments),
@@ -316,7 +317,6 @@ fn every_search_feature_off_by_default_can_be_switched_on() {
         "qsearch_fail_high_percent=75",
         "fail_high_damping=1",
         "fifty_move_scale=200",
-        "futility_lmr_depth=1",
     ] {
         assert!(
             changes_the_search(assignments),

@@ -179,7 +179,7 @@ search_params! {
     /// after its late-move reduction (Stockfish's lmrDepth, at least 1) instead of the
     /// node's: the later the move, the smaller the margin, and deeper nodes' late moves come
     /// within `futility_depth`.
-    FUTILITY_LMR_DEPTH futility_lmr_depth: bool = false, [0, 1], c_end 0.5, r_end 0.002;
+    FUTILITY_LMR_DEPTH futility_lmr_depth: bool = true, [0, 1], c_end 0.5, r_end 0.002;
     /// Futility pruning of captures: where quiet moves are futile (the same depths), a capture
     /// that gives no check is not tried when the captured piece's value and this margin (cp)
     /// on top of the quiet moves' margin still leave the pruning evaluation at or below
