@@ -187,7 +187,8 @@ search_params! {
     /// SPSA. Useful within 0..400: c_end 20.
     CAPTURE_FUTILITY_MARGIN capture_futility_margin: i32 = 207, [0, 2000], c_end 20.0, r_end 0.002;
     /// Main search: in non-PV nodes at shallow depth, skip moves that lose material by
-    /// static exchange evaluation (quiet moves by more than `main_see_quiet_margin`·depth,
+    /// static exchange evaluation (quiet moves by more than `main_see_quiet_margin`·depth, a late
+    /// quiet move's reduced depth with `futility_lmr_depth`,
     /// captures by more than `main_see_capture_margin`·depth²).
     MAIN_SEE_PRUNING main_see_pruning: bool = true, [0, 1], c_end 0.5, r_end 0.002;
     /// Main-search SEE pruning: deepest remaining depth (plies) where it applies. Useful

@@ -967,9 +967,6 @@ impl Worker<'_> {
             if quiet && move_score < history_floor && index > 0 && best_score > -MATE_BOUND {
                 continue;
             }
-            // Decided before the move is made (gives_check answers as the child's is_check
-            // would), so that a pruned move costs no copy of the position. Tried before SEE
-            // pruning, which costs more (the prunings only test: their order changes nothing).
             // The depth the quiet pruning below judges the move by: its reduced depth with
             // `futility_lmr_depth` (at least 1, as the node's is), else the node's.
             let prune_depth = if futility_by_move && quiet && index >= 2 {
@@ -986,6 +983,9 @@ impl Worker<'_> {
             } else {
                 futile
             };
+            // Decided before the move is made (gives_check answers as the child's is_check
+            // would), so that a pruned move costs no copy of the position. Tried before SEE
+            // pruning, which costs more (the prunings only test: their order changes nothing).
             if futile
                 && quiet
                 && best_score > -MATE_BOUND
