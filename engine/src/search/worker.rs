@@ -830,22 +830,14 @@ impl Worker<'_> {
 
         let mut best_score = -INFINITY;
         let mut best_move: Option<Move> = None;
-        // Futility pruning: quiet moves that cannot lift the static evaluation to alpha.
-        let futility_value =
-            pruning_eval + self.knobs.futility_base + self.knobs.futility_margin * depth;
-        let futile = self.knobs.futility
-            && !pv_node
-            && !in_check
-            && depth <= self.knobs.futility_depth
-            && alpha.abs() < MATE_BOUND
-            && futility_value <= alpha;
-        // With `futility_lmr_depth`: futility is judged per late quiet move, by its reduced
-        // depth, wherever some such depth can be shallow enough.
-        let futility_by_move = self.knobs.futility
-            && self.knobs.futility_lmr_depth
-            && !pv_node
-            && !in_check
-            && alpha.abs() < MATE_BOUND;
+        // Futility pruning: quiet moves that cannot lift the static evaluation to alpha,
+        // judged per move by the depth it is pruned at (`prune_depth` in the loop).
+        let futility_applies =
+            self.knobs.futility && !pv_node && !in_check && alpha.abs() < MATE_BOUND;
+        let (futility_base, futility_margin) =
+            (self.knobs.futility_base, self.knobs.futility_margin);
+        let futility_value_at = move |d: i32| pruning_eval + futility_base + futility_margin * d;
+        let futility_value = futility_value_at(depth);
         // Futility pruning of captures: the same bound, raised by the captured piece's value
         // and a margin of its own (`None`: off here).
         let capture_futility_bound = (self.knobs.capture_futility_margin > 0
@@ -968,21 +960,17 @@ impl Worker<'_> {
                 continue;
             }
             // The depth the quiet pruning below judges the move by: its reduced depth with
-            // `futility_lmr_depth` (at least 1, as the node's is), else the node's.
-            let prune_depth = if futility_by_move && quiet && index >= 2 {
-                (depth - self.lmr.get(depth, index)).max(1)
-            } else {
-                depth
-            };
-            let futile = if futility_by_move && quiet {
-                prune_depth <= self.knobs.futility_depth
-                    && pruning_eval
-                        + self.knobs.futility_base
-                        + self.knobs.futility_margin * prune_depth
-                        <= alpha
-            } else {
-                futile
-            };
+            // `futility_lmr_depth` where futility pruning applies (at least 1, as the
+            // node's is), else the node's.
+            let prune_depth =
+                if self.knobs.futility_lmr_depth && futility_applies && quiet && index >= 2 {
+                    (depth - self.lmr.get(depth, index)).max(1)
+                } else {
+                    depth
+                };
+            let futile = futility_applies
+                && prune_depth <= self.knobs.futility_depth
+                && futility_value_at(prune_depth) <= alpha;
             // Decided before the move is made (gives_check answers as the child's is_check
             // would), so that a pruned move costs no copy of the position. Tried before SEE
             // pruning, which costs more (the prunings only test: their order changes nothing).
