@@ -181,6 +181,11 @@ search_params! {
     /// later the move, the smaller the margin, and deeper nodes' late moves come within
     /// `futility_depth`. Won +5.8 Elo at 20,000 nodes (docs/strength.md row 130).
     FUTILITY_LMR_DEPTH futility_lmr_depth: bool = true, [0, 1], c_end 0.5, r_end 0.002;
+    /// With `futility_lmr_depth`: a late quiet move below the killers counts one ply deeper
+    /// per `futility_history_divisor` of its history score (shallower when negative, still at
+    /// least 1), as its late-move reduction is one ply less (Stockfish's lmrDepth plus
+    /// history); 0 = off. Useful within 3000..30000: c_end 1500.
+    FUTILITY_HISTORY_DIVISOR futility_history_divisor: i32 = 0, [0, 100000], c_end 1500.0, r_end 0.002;
     /// Futility pruning of captures: where quiet moves are futile (the same depths), a capture
     /// that gives no check is not tried when the captured piece's value and this margin (cp)
     /// on top of the quiet moves' margin still leave the pruning evaluation at or below

@@ -960,11 +960,18 @@ impl Worker<'_> {
                 continue;
             }
             // The depth the quiet pruning below judges the move by: its reduced depth with
-            // `futility_lmr_depth` where futility pruning applies (at least 1, as the
-            // node's is), else the node's.
+            // `futility_lmr_depth` where futility pruning applies (deeper by its history with
+            // `futility_history_divisor`; at least 1, as the node's is), else the node's.
             let prune_depth =
                 if self.knobs.futility_lmr_depth && futility_applies && quiet && index >= 2 {
-                    (depth - self.lmr.get(depth, index)).max(1)
+                    let history_plies = if self.knobs.futility_history_divisor > 0
+                        && move_score < super::ordering::KILLER
+                    {
+                        move_score / self.knobs.futility_history_divisor
+                    } else {
+                        0
+                    };
+                    (depth - self.lmr.get(depth, index) + history_plies).max(1)
                 } else {
                     depth
                 };
