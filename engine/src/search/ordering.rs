@@ -354,6 +354,11 @@ impl Heuristics {
                     capture: None,
                     promotion: None,
                 } => {
+                    // First, as it may call out: the values loaded below then stay in
+                    // registers instead of being saved around the call.
+                    let check = checks
+                        .as_ref()
+                        .map_or(0, |c| i32::from(c.gives_check(pos, *m)) * check_bonus);
                     let key = quiet_key(role, from, to);
                     let current = piece_index(turn, role, to);
                     let threat = (i32::from(pawn_threats.contains(from))
@@ -368,9 +373,7 @@ impl Heuristics {
                         + by_pawns[current]
                         + threat
                         + i32::from(key == counter_key) * counter_bonus
-                        + checks
-                            .as_ref()
-                            .map_or(0, |c| i32::from(c.gives_check(pos, *m)) * check_bonus);
+                        + check;
                     if key == killer_keys[0] {
                         KILLER + 1
                     } else if key == killer_keys[1] {
