@@ -69,6 +69,22 @@ pub(crate) fn see_at_least(pos: &Chess, m: Move, threshold: i32) -> bool {
         if first_gain - value(role) >= threshold {
             return true;
         }
+        // An enemy pawn or knight attacking the square retakes first (the least valuable
+        // pieces), and winning it back is `b(2)`: below `threshold`, the answer is no, whether
+        // we can retake or not. A lookup or two instead of every attacker of the square.
+        let (board, them) = (pos.board(), pos.board().by_color(!pos.turn()));
+        let retaker = if (attacks::pawn_attacks(pos.turn(), to) & board.pawns() & them).any() {
+            Some(Role::Pawn)
+        } else if (attacks::knight_attacks(to) & board.knights() & them).any() {
+            Some(Role::Knight)
+        } else {
+            None
+        };
+        if let Some(retaker) = retaker
+            && first_gain - value(role) + value(retaker) < threshold
+        {
+            return false;
+        }
     }
     let mut answer = false;
     exchange(pos, m, |d, gain| {
