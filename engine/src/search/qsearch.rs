@@ -157,14 +157,16 @@ impl Worker<'_> {
             if !in_check {
                 let tactical = m.is_capture() || m.is_promotion();
                 // Captures (and checks) that lose material by SEE.
-                if self.knobs.see_pruning
-                    && if tactical {
-                        is_bad_capture_score(move_score)
-                    } else {
-                        !super::see::see_at_least(pos, m, 0)
+                if self.knobs.see_pruning {
+                    if tactical && is_bad_capture_score(move_score) {
+                        // Picks come highest first, and only captures losing material score
+                        // this low (quiet checks score above them): every move left would be
+                        // pruned here too.
+                        break;
                     }
-                {
-                    continue;
+                    if !tactical && !super::see::see_at_least(pos, m, 0) {
+                        continue;
+                    }
                 }
                 // Delta pruning: this capture cannot bring the score up to alpha. Not for a
                 // capture that gives check: the reply is forced and may lose more (a capture
