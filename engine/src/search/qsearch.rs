@@ -140,13 +140,20 @@ impl Worker<'_> {
             return DRAW;
         }
         for (m, score) in moves.iter().zip(self.scores[ply].iter_mut()) {
-            *score = if tt_move != PackedMove::NONE && tt_move.matches(*m) {
-                TT_MOVE
-            } else if m.is_capture() || m.is_promotion() {
+            *score = if m.is_capture() || m.is_promotion() {
                 provisional_capture_score(*m)
             } else {
                 QUIET_CHECK
             };
+        }
+        // As in `score_moves`: the table move matches at most one move, looked for by its
+        // target square first instead of packing every move.
+        if let Some((_, tt_to, _)) = tt_move.squares()
+            && let Some(index) = moves
+                .iter()
+                .position(|m| m.to() == tt_to && tt_move.matches(*m))
+        {
+            self.scores[ply][index] = TT_MOVE;
         }
         pad_scores(&mut self.scores[ply], moves.len());
 
