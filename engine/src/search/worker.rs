@@ -195,6 +195,23 @@ impl Worker<'_> {
                 .piece_squares_after(pos, self.piece_squares[ply], m);
     }
 
+    /// Starts loading the table and evaluation-cache slots of the child whose key is `key`,
+    /// which its node probes soon after it is made.
+    #[inline(always)]
+    fn prefetch_child(&self, key: u64) {
+        self.tt.prefetch(key);
+        self.eval_cache.prefetch(key);
+    }
+
+    /// The position after a null move in `pos` (whose key is `key`) and its key. The key
+    /// comes first, so that the child's slots load while the position is built.
+    #[inline]
+    fn null_child(&self, pos: &Chess, key: u64) -> Option<(Chess, u64)> {
+        let null_key = null_move_key(pos, key);
+        self.prefetch_child(null_key);
+        Some((null_move(pos)?, null_key))
+    }
+
     /// Plays `m` in `pos` (the node at `ply`, whose key is `key`) and records the child at
     /// `ply + 1`: its key, sums and the move played. Returns the child, its key and whether
     /// it is in check.
@@ -208,8 +225,7 @@ impl Worker<'_> {
     ) -> (Chess, u64, bool) {
         let incremental = child_key(pos, key, m);
         if let Some(k) = incremental {
-            self.tt.prefetch(k);
-            self.eval_cache.prefetch(k);
+            self.prefetch_child(k);
         }
         let mut child = pos.clone();
         child.play_unchecked(m);
@@ -664,14 +680,13 @@ impl Worker<'_> {
                 && depth >= 3
                 && pruning_eval >= beta
                 && has_pieces(pos)
-                && let Some(null_pos) = null_move(pos)
+                && let Some((null_pos, null_key)) = self.null_child(pos, key)
             {
                 let mut reduction =
                     self.knobs.null_move_reduction + depth / self.knobs.null_move_depth_divisor;
                 if self.knobs.null_move_eval {
                     reduction += ((pruning_eval - beta) / self.knobs.null_move_eval_divisor).min(3);
                 }
-                let null_key = null_move_key(pos, key);
                 debug_assert_eq!(null_key, position_key(&null_pos), "{pos:?}");
                 self.keys.set(ply + 1, null_key);
                 self.piece_squares[ply + 1] = self.piece_squares[ply];
