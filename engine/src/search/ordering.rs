@@ -324,6 +324,26 @@ impl Heuristics {
         tt_move: PackedMove,
         ply: usize,
     ) {
+        // Compiled once without the check bonus (off by default), so that that loop neither
+        // tests for it nor keeps registers free for its call at every quiet move.
+        if knobs.quiet_check_bonus == 0 {
+            self.score_moves_checks::<false>(knobs, pos, moves, scores, tt_move, ply);
+        } else {
+            self.score_moves_checks::<true>(knobs, pos, moves, scores, tt_move, ply);
+        }
+    }
+
+    /// [`Heuristics::score_moves`], with the quiet check bonus if `CHECK_BONUS`.
+    #[inline(always)]
+    fn score_moves_checks<const CHECK_BONUS: bool>(
+        &self,
+        knobs: &Knobs,
+        pos: &Chess,
+        moves: &MoveList,
+        scores: &mut [i32],
+        tt_move: PackedMove,
+        ply: usize,
+    ) {
         let killers = self.killers[ply];
         // Quiet moves compare with the killers by piece and squares (killers are quiet).
         let killer_keys = killers.map(|k| match k {
@@ -360,7 +380,7 @@ impl Heuristics {
         let piece_threats = LesserPieceThreats::new(pos, knobs.quiet_piece_threat);
         // Quiet checks: forcing, and often what the side to move has.
         let check_bonus = knobs.quiet_check_bonus;
-        let checks = (check_bonus != 0).then(|| CheckInfo::new(pos));
+        let checks = CHECK_BONUS.then(|| CheckInfo::new(pos));
         // The counter move to the opponent's last move (none: a key no move has).
         let counter_bonus = knobs.countermove_bonus;
         let counter_key = if counter_bonus == 0 {
