@@ -678,21 +678,6 @@ pub(crate) fn pick(
     }
 }
 
-/// [`pick`], for the quiet moves of the main search. It once tried the previous pick's score
-/// first (it bounds every score left, so a move tying it is the highest, found without the
-/// pass for the maximum), which paid while histories often tied; with the continuation
-/// histories few ties are left, and the failed search for one cost more than it saved
-/// (callgrind, `engine bench 10`: 1.6 % of all instructions).
-#[inline(always)]
-pub(crate) fn pick_tied(
-    pos: &Chess,
-    moves: &mut MoveList,
-    scores: &mut [i32],
-    index: usize,
-) -> (Move, i32) {
-    pick(pos, moves, scores, index)
-}
-
 /// The highest of `scores` (a whole number of groups of [`LANES`]).
 #[inline(always)]
 fn highest(scores: &[i32]) -> i32 {
@@ -1241,15 +1226,10 @@ mod tests {
                 .collect();
             scores.resize(moves.len() + LANES - 1, 0);
             pad_scores(&mut scores, moves.len());
-            let (mut tied_moves, mut tied_scores) = (lazy_moves.clone(), scores.clone());
             let picked: Vec<(Move, i32)> = (0..moves.len())
                 .map(|i| pick(&p, &mut lazy_moves, &mut scores, i))
                 .collect();
             assert_eq!(picked, expected, "{fen}");
-            let picked: Vec<(Move, i32)> = (0..moves.len())
-                .map(|i| pick_tied(&p, &mut tied_moves, &mut tied_scores, i))
-                .collect();
-            assert_eq!(picked, expected, "tied: {fen}");
         }
     }
 

@@ -19,7 +19,7 @@ use super::eval_cache::EvalCache;
 use super::knobs::{Knobs, LmrTable};
 use super::movegen::{TableMove, evasions, legal_moves_not_in_check, table_move, tactical_moves};
 use super::ordering::{
-    CheckInfo, Heuristics, PROMOTION, TT_MOVE, is_bad_capture_score, pad_scores, pick, pick_tied,
+    CheckInfo, Heuristics, PROMOTION, TT_MOVE, is_bad_capture_score, pad_scores, pick,
 };
 use super::position_key;
 use super::score::{DRAW, INFINITY, MATE, MATE_BOUND, MAX_PLY, mated_in};
@@ -927,7 +927,7 @@ impl Worker<'_> {
                             break;
                         }
                     }
-                    pick_tied(pos, &mut moves, &mut self.scores[ply], index)
+                    pick(pos, &mut moves, &mut self.scores[ply], index)
                 }
             };
             if Some(m) == excluded {
