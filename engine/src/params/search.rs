@@ -184,7 +184,8 @@ search_params! {
     /// With `futility_lmr_depth`: a late quiet move below the killers counts one ply deeper
     /// per `futility_history_divisor` of its history score (shallower when negative, still at
     /// least 1), as its late-move reduction is one ply less (Stockfish's lmrDepth plus
-    /// history); 0 = off. Useful within 3000..30000: c_end 1500.
+    /// history); 0 = off. Flat at 8000 and 20,000 nodes (docs/strength.md row 132). Useful
+    /// within 3000..30000: c_end 1500.
     FUTILITY_HISTORY_DIVISOR futility_history_divisor: i32 = 0, [0, 100000], c_end 1500.0, r_end 0.002;
     /// Futility pruning of captures: where quiet moves are futile (the same depths), a capture
     /// that gives no check is not tried when the captured piece's value and this margin (cp)
@@ -193,9 +194,9 @@ search_params! {
     /// SPSA. Useful within 0..400: c_end 20.
     CAPTURE_FUTILITY_MARGIN capture_futility_margin: i32 = 207, [0, 2000], c_end 20.0, r_end 0.002;
     /// Main search: in non-PV nodes at shallow depth, skip moves that lose material by
-    /// static exchange evaluation (quiet moves by more than `main_see_quiet_margin`·depth, a late
-    /// quiet move's reduced depth with `futility_lmr_depth`,
-    /// captures by more than `main_see_capture_margin`·depth²).
+    /// static exchange evaluation (quiet moves by more than `main_see_quiet_margin`·depth, for
+    /// a late quiet move its reduced depth where `futility_lmr_depth` acts; captures by more
+    /// than `main_see_capture_margin`·depth²).
     MAIN_SEE_PRUNING main_see_pruning: bool = true, [0, 1], c_end 0.5, r_end 0.002;
     /// Main-search SEE pruning: deepest remaining depth (plies) where it applies. Useful
     /// within 3..10: c_end 1.
