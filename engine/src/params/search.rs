@@ -141,6 +141,9 @@ search_params! {
     SEE_PRUNING see_pruning: bool = true, [0, 1], c_end 0.5, r_end 0.002;
     /// Extend the search by one ply when the side to move is in check.
     CHECK_EXTENSION check_extension: bool = true, [0, 1], c_end 0.5, r_end 0.002;
+    /// With `check_extension`: a checking move that loses material by SEE is not extended
+    /// (its child takes the extension back), as Stockfish did for years.
+    CHECK_EXTENSION_SEE check_extension_see: bool = false, [0, 1], c_end 0.5, r_end 0.002;
     /// Cut off when no mate shorter than one already found is possible.
     MATE_DISTANCE_PRUNING mate_distance_pruning: bool = true, [0, 1], c_end 0.5, r_end 0.002;
     /// Null-move pruning.

@@ -1030,11 +1030,19 @@ impl Worker<'_> {
                 }
             }
             let (child, child_key, child_in_check) = self.play_child(pos, key, m, ply);
-            let extension = if move_score == TT_MOVE {
+            let mut extension = if move_score == TT_MOVE {
                 tt_extension
             } else {
                 0
             };
+            // A check that loses material: the child's check extension is taken back.
+            if child_in_check
+                && self.knobs.check_extension_see
+                && self.knobs.check_extension
+                && !see_at_least(pos, m, 0)
+            {
+                extension -= 1;
+            }
             let new_depth = depth - 1 + extension;
             self.double_extensions[ply + 1] =
                 self.double_extensions[ply] + i32::from(extension == 2);
