@@ -1030,22 +1030,22 @@ impl Worker<'_> {
                 }
             }
             let (child, child_key, child_in_check) = self.play_child(pos, key, m, ply);
-            let mut extension = if move_score == TT_MOVE {
+            let singular = if move_score == TT_MOVE {
                 tt_extension
             } else {
                 0
             };
             // A check that loses material: the child's check extension is taken back.
-            if child_in_check
-                && self.knobs.check_extension_see
-                && self.knobs.check_extension
-                && !see_at_least(pos, m, 0)
-            {
-                extension -= 1;
-            }
-            let new_depth = depth - 1 + extension;
+            let check_taken_back = i32::from(
+                child_in_check
+                    && self.knobs.check_extension_see
+                    && self.knobs.check_extension
+                    && !see_at_least(pos, m, 0),
+            );
+            let new_depth = depth - 1 + singular - check_taken_back;
+            // The double extensions on the path count the singular ones, whatever the check.
             self.double_extensions[ply + 1] =
-                self.double_extensions[ply] + i32::from(extension == 2);
+                self.double_extensions[ply] + i32::from(singular == 2);
 
             let score = if index == 0 {
                 let score = -self.search(
