@@ -207,6 +207,8 @@ fn every_search_feature_can_be_switched_off() {
         "qsearch_tt_eval=0",
         "aspiration_fail_high_reduction=0",
         "futility_lmr_depth=0",
+        "check_extension_see=0",
+        "pawn_history=0",
     ] {
         assert!(
             changes_the_search(assignments),
@@ -311,14 +313,12 @@ fn every_search_feature_off_by_default_can_be_switched_on() {
         "lmr_research_adjust=1",
         "lmr_cutoff_count=1",
         "cont_history_4=1",
-        "pawn_history=1",
         "quiet_check_bonus=4000",
         "hindsight_depth=1",
         "qsearch_fail_high_percent=75",
         "fail_high_damping=1",
         "fifty_move_scale=200",
         "futility_history_divisor=8000",
-        "check_extension_see=1",
     ] {
         assert!(
             changes_the_search(assignments),
@@ -369,13 +369,14 @@ fn design_notes_qa4_check_wins_the_bishop() {
 #[test]
 fn design_notes_qxd8_mates_and_checks_find_it_sooner() {
     let fen = "3r2k1/1p3p2/p1n3p1/5bQp/8/P1B5/1P3qPP/4R2K w - - 0 1";
-    // 1.Qxd8+ Nxd8 2.Re8+ Kh7 3.Rh8#: with checks in quiescence depth 2 proves the mate
+    // 1.Qxd8+ Nxd8 2.Re8+ Kh7 3.Rh8#: 1.Qxd8+ sacrifices the queen, so by SEE its check is
+    // not extended (`check_extension_see`). With checks in quiescence depth 3 proves the mate
     // (2.Re8+ is a quiet check below the horizon)...
-    let r = design_position(fen, 1, 2);
+    let r = design_position(fen, 1, 3);
     assert_eq!((uci(&r).as_str(), r.score), ("g5d8", Score::Mate(3)));
     // ...captures-only quiescence needs one more ply.
-    assert_ne!(uci(&design_position(fen, 0, 2)), "g5d8");
-    let r = design_position(fen, 0, 3);
+    assert_ne!(uci(&design_position(fen, 0, 3)), "g5d8");
+    let r = design_position(fen, 0, 4);
     assert_eq!((uci(&r).as_str(), r.score), ("g5d8", Score::Mate(3)));
 }
 

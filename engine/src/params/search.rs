@@ -142,8 +142,9 @@ search_params! {
     /// Extend the search by one ply when the side to move is in check.
     CHECK_EXTENSION check_extension: bool = true, [0, 1], c_end 0.5, r_end 0.002;
     /// With `check_extension`: a checking move that loses material by SEE is not extended
-    /// (its child takes the extension back), as Stockfish did for years.
-    CHECK_EXTENSION_SEE check_extension_see: bool = false, [0, 1], c_end 0.5, r_end 0.002;
+    /// (its child takes the extension back), as Stockfish did for years. On since
+    /// `docs/strength.md` row 137 (with `pawn_history`).
+    CHECK_EXTENSION_SEE check_extension_see: bool = true, [0, 1], c_end 0.5, r_end 0.002;
     /// Cut off when no mate shorter than one already found is possible.
     MATE_DISTANCE_PRUNING mate_distance_pruning: bool = true, [0, 1], c_end 0.5, r_end 0.002;
     /// Null-move pruning.
@@ -251,8 +252,9 @@ search_params! {
     /// move before last), in ordering and updates alike.
     CONT_HISTORY_4 cont_history_4: bool = false, [0, 1], c_end 0.5, r_end 0.002;
     /// Pawn history: quiet moves also ordered (and reduced) by a history of their piece and
-    /// target square under the same pawn structure (512 structures by a hash).
-    PAWN_HISTORY pawn_history: bool = false, [0, 1], c_end 0.5, r_end 0.002;
+    /// target square under the same pawn structure (512 structures by a hash). On since
+    /// `docs/strength.md` row 137 (with `check_extension_see`).
+    PAWN_HISTORY pawn_history: bool = true, [0, 1], c_end 0.5, r_end 0.002;
     /// LMR: history score worth one ply of reduction, with `cont_history`. Useful within
     /// 4000..30000: c_end 1500.
     LMR_HISTORY_DIVISOR lmr_history_divisor: i32 = 16868, [1000, 100000], c_end 1500.0, r_end 0.002;
