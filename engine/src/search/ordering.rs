@@ -1008,12 +1008,14 @@ mod tests {
 
     fn knobs(cont_history: bool) -> Knobs {
         use crate::params::search::{
-            CAPTURE_HISTORY, CONT_HISTORY, COUNTERMOVE_BONUS, QUIET_PAWN_THREAT, QUIET_PIECE_THREAT,
+            CAPTURE_HISTORY, CONT_HISTORY, COUNTERMOVE_BONUS, PAWN_HISTORY, QUIET_PAWN_THREAT,
+            QUIET_PIECE_THREAT,
         };
-        // Moves by their histories and MVV-LVA alone (the threat terms, the counter move and
-        // the capture history have their own tests).
+        // Moves by their histories and MVV-LVA alone (the threat terms, the counter move, the
+        // pawn history and the capture history have their own tests).
         knobs_with(&[
             (CONT_HISTORY, i64::from(cont_history)),
+            (PAWN_HISTORY, 0),
             (QUIET_PAWN_THREAT, 0),
             (QUIET_PIECE_THREAT, 0),
             (COUNTERMOVE_BONUS, 0),
@@ -1149,7 +1151,7 @@ mod tests {
         let other_pawns = pos("4k3/1p6/8/8/8/1P6/8/R3K2N w - - 0 1");
         let (ra8, ng3) = (find(&p, "a1a8"), find(&p, "h1g3"));
         let on = without_threats(&[(PAWN_HISTORY, 1)]);
-        let off = without_threats(&[]);
+        let off = without_threats(&[(PAWN_HISTORY, 0)]);
         let mut h = Heuristics::new();
         h.reward(&on, &p, 1, 4, ra8, &[ng3]);
         h.clear_killers(1);
