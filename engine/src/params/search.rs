@@ -255,6 +255,11 @@ search_params! {
     /// target square under the same pawn structure (512 structures by a hash). On since
     /// `docs/strength.md` row 137 (with `check_extension_see`).
     PAWN_HISTORY pawn_history: bool = true, [0, 1], c_end 0.5, r_end 0.002;
+    /// Continuation history taught by LMR's re-searches (Stockfish's post-LMR update): a
+    /// reduced quiet move whose reduced search failed high is re-searched at full depth, and
+    /// that result moves its continuation histories by a cut-off's bonus at the re-search's
+    /// depth, up if it reached beta, down if it fell to alpha or below. Needs `cont_history`.
+    LMR_CONT_UPDATE lmr_cont_update: bool = false, [0, 1], c_end 0.5, r_end 0.002;
     /// LMR: history score worth one ply of reduction, with `cont_history`. Useful within
     /// 4000..30000: c_end 1500.
     LMR_HISTORY_DIVISOR lmr_history_divisor: i32 = 16868, [1000, 100000], c_end 1500.0, r_end 0.002;

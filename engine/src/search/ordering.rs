@@ -142,6 +142,26 @@ impl Heuristics {
         }
     }
 
+    /// With `cont_history`: moves the continuation histories of `turn`'s quiet move `m`,
+    /// played at `ply`, by a cut-off's bonus at `depth`, up if `up`, else down
+    /// ([`crate::params::search::Knobs::lmr_cont_update`]).
+    pub(crate) fn reward_continuation(
+        &mut self,
+        knobs: &Knobs,
+        turn: Color,
+        ply: usize,
+        m: Move,
+        depth: i32,
+        up: bool,
+    ) {
+        if !knobs.cont_history {
+            return;
+        }
+        let bonus = history_bonus(knobs, depth);
+        let previous = self.previous(knobs, ply);
+        self.update_continuation(previous, turn, m, if up { bonus } else { -bonus });
+    }
+
     /// The piece-square of the move `back` plies before `ply` (none before the root).
     #[inline]
     fn played_before(&self, ply: usize, back: usize) -> usize {

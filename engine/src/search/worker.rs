@@ -1141,6 +1141,23 @@ impl Worker<'_> {
                         true,
                         !cut_node,
                     );
+                    // The full-depth verdict on a move the reduction had judged wrongly.
+                    if self.knobs.lmr_cont_update
+                        && quiet
+                        && reduction > 0
+                        && !self.aborted
+                        && (score >= beta || score <= alpha)
+                    {
+                        self.score_deferred();
+                        self.heuristics.reward_continuation(
+                            self.knobs,
+                            pos.turn(),
+                            ply,
+                            m,
+                            new_depth,
+                            score >= beta,
+                        );
+                    }
                 }
                 if pv_node && score > alpha && score < beta && !self.aborted {
                     score = -self.search(
