@@ -320,6 +320,7 @@ fn every_search_feature_off_by_default_can_be_switched_on() {
         "fifty_move_scale=200",
         "futility_history_divisor=8000",
         "lmr_cont_update=1",
+        "lmr_parent_late=7",
     ] {
         assert!(
             changes_the_search(assignments),

@@ -458,6 +458,10 @@ search_params! {
     /// siblings, since their parent began) cut off more than `lmr_cutoff_threshold` times:
     /// their refutations come easily, as in an all-node (0 = off).
     LMR_CUTOFF_COUNT lmr_cutoff_count: i32 = 0, [0, 4], c_end 0.5, r_end 0.002;
+    /// LMR: a ply less for the moves of a node reached by a late move, one with at least this
+    /// many moves before it in its parent's list, pruned ones included (7 is Stockfish's
+    /// `(ss-1)->moveCount > 7`). 0 = off; useful within 3..16: c_end 1.
+    LMR_PARENT_LATE lmr_parent_late: i32 = 0, [0, 64], c_end 1.0, r_end 0.002;
     /// LMR by cut-off count: how many cut-offs among the children first count. Useful
     /// within 1..8: c_end 1.
     LMR_CUTOFF_THRESHOLD lmr_cutoff_threshold: usize = 3, [0, 64], c_end 1.0, r_end 0.002;

@@ -208,6 +208,7 @@ impl Searcher {
             cutoffs: [0; MAX_PLY + 2],
             double_extensions: [0; MAX_PLY + 2],
             reductions: [0; MAX_PLY + 2],
+            move_indices: [0; MAX_PLY + 2],
             root_depth: 0,
             node_limit,
             nodes: 0,

@@ -102,6 +102,9 @@ pub(crate) struct Worker<'a> {
     /// `reductions[ply]`: the LMR reduction of the search under way of the node at `ply`
     /// (0: not reduced), which that node takes when it starts (hindsight depth).
     pub reductions: [i32; MAX_PLY + 2],
+    /// `move_indices[ply]`: the index in its move list of the move the node at `ply` is
+    /// searching (0 before its move loop: the null move and ProbCut's captures count as first).
+    pub move_indices: [usize; MAX_PLY + 2],
     /// The depth of the iteration under way (singular extensions stop at twice it in plies).
     pub root_depth: i32,
     pub node_limit: u64,
@@ -547,6 +550,7 @@ impl Worker<'_> {
         }
         let original_alpha = alpha;
         self.cutoffs[ply + 2] = 0;
+        self.move_indices[ply] = 0;
         // The children searched before the move loop (null move, ProbCut) extend nothing.
         self.double_extensions[ply + 1] = self.double_extensions[ply];
         // A singular-extension search of this node without its table move: its result is
@@ -1030,6 +1034,7 @@ impl Worker<'_> {
                 }
             }
             let (child, child_key, child_in_check) = self.play_child(pos, key, m, ply);
+            self.move_indices[ply] = index;
             let singular = if move_score == TT_MOVE {
                 tt_extension
             } else {
@@ -1085,6 +1090,13 @@ impl Worker<'_> {
                     }
                     if self.cutoffs[ply + 1] > self.knobs.lmr_cutoff_threshold {
                         reduction += self.knobs.lmr_cutoff_count;
+                    }
+                    let parent_late = self.knobs.lmr_parent_late;
+                    if parent_late > 0
+                        && !root
+                        && self.move_indices[ply - 1] >= parent_late as usize
+                    {
+                        reduction -= 1;
                     }
                     if quiet && move_score >= super::ordering::KILLER {
                         reduction -= 1;
