@@ -483,6 +483,9 @@ search_params! {
     /// off and penalised when a capture searched before the cut-off move did not; won +8.0
     /// Elo at 5,000 nodes against plain MVV-LVA (docs/strength.md row 71).
     CAPTURE_HISTORY capture_history: bool = true, [0, 1], c_end 0.5, r_end 0.002;
+    /// The quiescence search orders its captures by the capture history too (as the main
+    /// search does), instead of by MVV-LVA alone. Needs `capture_history`.
+    QSEARCH_CAPTURE_HISTORY qsearch_capture_history: bool = false, [0, 1], c_end 0.5, r_end 0.002;
     /// Quiet moves that give check gain this on their history score (0 = off). Useful
     /// within 0..8000 against histories of ±16,384: c_end 500.
     QUIET_CHECK_BONUS quiet_check_bonus: i32 = 0, [0, 16384], c_end 500.0, r_end 0.002;

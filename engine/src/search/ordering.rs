@@ -286,16 +286,22 @@ impl Heuristics {
         }
     }
 
+    /// The capture history's share of the score of `turn`'s capture `m` (0 for other moves,
+    /// or without `capture_history`): what [`Heuristics::tactical_score`] adds to MVV-LVA.
+    #[inline]
+    pub(crate) fn capture_history_score(&self, knobs: &Knobs, turn: Color, m: Move) -> i32 {
+        if knobs.capture_history && m.is_capture() {
+            let (piece, victim) = capture_index(turn, m);
+            self.captures[piece][victim] / knobs.capture_history_divisor
+        } else {
+            0
+        }
+    }
+
     /// [`Heuristics::tactical_score`] of a move other than a normal capture.
     #[cold]
     fn other_tactical_score(&self, knobs: &Knobs, turn: Color, m: Move) -> i32 {
-        let score = tactical_score(m);
-        if knobs.capture_history && m.is_capture() {
-            let (piece, victim) = capture_index(turn, m);
-            score + self.captures[piece][victim] / knobs.capture_history_divisor
-        } else {
-            score
-        }
+        tactical_score(m) + self.capture_history_score(knobs, turn, m)
     }
 
     fn update(&mut self, turn: Color, m: Move, bonus: i32) {

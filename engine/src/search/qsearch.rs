@@ -139,9 +139,16 @@ impl Worker<'_> {
         if is_fifty_move_draw(pos.halfmoves()) {
             return DRAW;
         }
+        let by_history = self.knobs.qsearch_capture_history;
         for (m, score) in moves.iter().zip(self.scores[ply].iter_mut()) {
             *score = if m.is_capture() || m.is_promotion() {
-                provisional_capture_score(*m)
+                let history = if by_history {
+                    self.heuristics
+                        .capture_history_score(self.knobs, pos.turn(), *m)
+                } else {
+                    0
+                };
+                provisional_capture_score(*m) + history
             } else {
                 QUIET_CHECK
             };
