@@ -136,14 +136,11 @@ impl Heuristics {
             return;
         }
         self.update(turn, m, bonus);
-        if knobs.cont_history {
-            let previous = self.previous(knobs, ply);
-            self.update_continuation(previous, turn, m, bonus);
-        }
+        self.update_continuation_at(knobs, turn, ply, m, bonus);
     }
 
-    /// With `cont_history`: moves the continuation histories of `turn`'s quiet move `m`,
-    /// played at `ply`, by a cut-off's bonus at `depth`, up if `up`, else down
+    /// Moves the continuation histories of `turn`'s quiet move `m`, played at `ply`, by a
+    /// cut-off's bonus at `depth`, up if `up`, else down
     /// ([`crate::params::search::Knobs::lmr_cont_update`]).
     pub(crate) fn reward_continuation(
         &mut self,
@@ -154,12 +151,25 @@ impl Heuristics {
         depth: i32,
         up: bool,
     ) {
-        if !knobs.cont_history {
-            return;
-        }
         let bonus = history_bonus(knobs, depth);
-        let previous = self.previous(knobs, ply);
-        self.update_continuation(previous, turn, m, if up { bonus } else { -bonus });
+        self.update_continuation_at(knobs, turn, ply, m, if up { bonus } else { -bonus });
+    }
+
+    /// With `cont_history`: moves the continuation histories of `turn`'s quiet move `m`,
+    /// played at `ply`, by `bonus`.
+    #[inline]
+    fn update_continuation_at(
+        &mut self,
+        knobs: &Knobs,
+        turn: Color,
+        ply: usize,
+        m: Move,
+        bonus: i32,
+    ) {
+        if knobs.cont_history {
+            let previous = self.previous(knobs, ply);
+            self.update_continuation(previous, turn, m, bonus);
+        }
     }
 
     /// The piece-square of the move `back` plies before `ply` (none before the root).
