@@ -36,7 +36,12 @@ const PAWN_HISTORY_BITS: u32 = 9;
 /// piece and square). All allocated once, with the searcher.
 pub(crate) struct Heuristics {
     killers: [[Option<Move>; 2]; MAX_PLY + 1],
-    history: Box<[[[i32; 64]; 64]; 2]>,
+    /// Butterfly history: by side, [`threat_bucket`] (whether the enemy attacks the move's
+    /// origin and target; always 0 without `history_threats`), origin and target.
+    history: Box<[[[[i32; 64]; 64]; THREAT_BUCKETS]; 2]>,
+    /// The squares the side not to move attacks at each ply of the current path, as
+    /// [`Heuristics::set_threats`] recorded them (empty without `history_threats`).
+    threats: [Bitboard; MAX_PLY + 2],
     continuation: Box<[[i32; PIECE_SQUARES]]>,
     /// Capture history: by moving piece and target square, then captured role.
     captures: Box<[[i32; 8]; PIECE_SQUARES]>,
@@ -57,7 +62,8 @@ impl Heuristics {
     pub(crate) fn new() -> Self {
         Heuristics {
             killers: [[None; 2]; MAX_PLY + 1],
-            history: Box::new([[[0; 64]; 64]; 2]),
+            history: Box::new([[[[0; 64]; 64]; THREAT_BUCKETS]; 2]),
+            threats: [Bitboard::EMPTY; MAX_PLY + 2],
             continuation: vec![[0; PIECE_SQUARES]; PIECE_SQUARES + 1].into_boxed_slice(),
             captures: Box::new([[0; 8]; PIECE_SQUARES]),
             pawn_history: vec![[0; PIECE_SQUARES]; 1 << PAWN_HISTORY_BITS].into_boxed_slice(),
@@ -69,7 +75,8 @@ impl Heuristics {
 
     pub(crate) fn clear(&mut self) {
         self.killers = [[None; 2]; MAX_PLY + 1];
-        *self.history = [[[0; 64]; 64]; 2];
+        *self.history = [[[[0; 64]; 64]; THREAT_BUCKETS]; 2];
+        self.threats = [Bitboard::EMPTY; MAX_PLY + 2];
         for row in self.continuation.iter_mut() {
             row.fill(0);
         }
@@ -87,7 +94,7 @@ impl Heuristics {
         self.killers = [[None; 2]; MAX_PLY + 1];
         // Row by row: a loop over a fixed-size row vectorises (this runs before every search,
         // so a 1000-node search paid for 8192 scalar divisions).
-        for row in self.history.iter_mut().flatten() {
+        for row in self.history.iter_mut().flatten().flatten() {
             for v in row.iter_mut() {
                 *v /= 2;
             }
@@ -96,6 +103,18 @@ impl Heuristics {
 
     pub(crate) fn clear_killers(&mut self, ply: usize) {
         self.killers[ply] = [None; 2];
+    }
+
+    /// Records the squares the enemy attacks in `pos`, the node at `ply`, before its moves
+    /// are scored or any history is taught there (with `history_threats`; else none, so that
+    /// every move uses the first bucket).
+    #[inline]
+    pub(crate) fn set_threats(&mut self, knobs: &Knobs, ply: usize, pos: &Chess) {
+        self.threats[ply] = if knobs.history_threats {
+            attacked_by(pos.board(), !pos.turn())
+        } else {
+            Bitboard::EMPTY
+        };
     }
 
     /// Records that `m` (`None`: a null move) is played at `ply` of the current path.
@@ -111,11 +130,12 @@ impl Heuristics {
         self.played_moves[ply].filter(|m| !m.is_capture() && !m.is_promotion())
     }
 
-    /// Moves `turn`'s butterfly history of `m` by `bonus` (the evaluation's verdict on a
-    /// quiet move, [`crate::params::search::Knobs::eval_history_divisor`]).
+    /// Moves `turn`'s butterfly history of `m`, played at `ply`, by `bonus` (the
+    /// evaluation's verdict on a quiet move,
+    /// [`crate::params::search::Knobs::eval_history_divisor`]).
     #[inline]
-    pub(crate) fn reward_by_eval(&mut self, turn: Color, m: Move, bonus: i32) {
-        self.update(turn, m, bonus);
+    pub(crate) fn reward_by_eval(&mut self, turn: Color, ply: usize, m: Move, bonus: i32) {
+        self.update(turn, ply, m, bonus);
     }
 
     /// Rewards `turn`'s quiet move `m`, played at `ply`, in the butterfly and (with
@@ -135,7 +155,7 @@ impl Heuristics {
         if bonus == 0 {
             return;
         }
-        self.update(turn, m, bonus);
+        self.update(turn, ply, m, bonus);
         self.update_continuation_at(knobs, turn, ply, m, bonus);
     }
 
@@ -213,7 +233,7 @@ impl Heuristics {
         let pawns = knobs
             .pawn_history
             .then(|| pawn_index(pos.board(), PAWN_HISTORY_BITS));
-        self.update(turn, best, bonus);
+        self.update(turn, ply, best, bonus);
         if knobs.countermove_bonus != 0
             && let Move::Normal { role, from, to, .. } = best
         {
@@ -233,7 +253,7 @@ impl Heuristics {
         }
         for &m in tried {
             if m != best && !m.is_capture() && !m.is_promotion() {
-                self.update(turn, m, -bonus);
+                self.update(turn, ply, m, -bonus);
                 if knobs.cont_history {
                     self.update_continuation(previous, turn, m, -bonus);
                 }
@@ -314,9 +334,10 @@ impl Heuristics {
         tactical_score(m) + self.capture_history_score(knobs, turn, m)
     }
 
-    fn update(&mut self, turn: Color, m: Move, bonus: i32) {
+    fn update(&mut self, turn: Color, ply: usize, m: Move, bonus: i32) {
         let (from, to) = squares(m);
-        update_entry(&mut self.history[turn as usize][from][to], bonus);
+        let bucket = threat_bucket(self.threats[ply], from, to);
+        update_entry(&mut self.history[turn as usize][bucket][from][to], bonus);
     }
 
     fn update_continuation(&mut self, previous: [usize; 3], turn: Color, m: Move, bonus: i32) {
@@ -328,9 +349,10 @@ impl Heuristics {
         }
     }
 
-    fn history(&self, turn: Color, m: Move) -> i32 {
+    fn history(&self, turn: Color, ply: usize, m: Move) -> i32 {
         let (from, to) = squares(m);
-        self.history[turn as usize][from][to]
+        let bucket = threat_bucket(self.threats[ply], from, to);
+        self.history[turn as usize][bucket][from][to]
     }
 
     /// The killer of `ply` that [`Heuristics::score_moves`] would score highest among the legal
@@ -388,6 +410,7 @@ impl Heuristics {
         });
         let turn = pos.turn();
         let history = &self.history[turn as usize];
+        let threats = self.threats[ply];
         // Without a previous move (or without the continuation history) the zero row.
         let [before, before_that, four_back] = if knobs.cont_history {
             self.previous(knobs, ply)
@@ -446,7 +469,9 @@ impl Heuristics {
                         * i32::from(role != Role::Pawn)
                         * threat_weight
                         + piece_threats.score(role, from, to);
-                    let histories = history[from as usize][to as usize]
+                    let (from_index, to_index) = (from as usize, to as usize);
+                    let histories = history[threat_bucket(threats, from_index, to_index)]
+                        [from_index][to_index]
                         + continued[current]
                         + continued_twice[current]
                         + continued_four[current]
@@ -465,7 +490,7 @@ impl Heuristics {
                 _ if m.is_capture() || m.is_promotion() => self.tactical_score(knobs, turn, *m),
                 _ if killers[0] == Some(*m) => KILLER + 1,
                 _ if killers[1] == Some(*m) => KILLER,
-                _ => self.history(turn, *m),
+                _ => self.history(turn, ply, *m),
             };
         }
         // A packed move matches at most one legal move (from, to and promotion tell them
@@ -670,6 +695,38 @@ fn piece_square(turn: Color, m: Move) -> usize {
 
 fn squares(m: Move) -> (usize, usize) {
     (m.from().map_or(0, |s| s as usize), m.to() as usize)
+}
+
+/// Butterfly history tables a side has: by whether its move leaves a square the enemy
+/// attacks and whether it goes to one.
+const THREAT_BUCKETS: usize = 4;
+
+/// The butterfly history table of a move from square index `from` to `to` when the enemy
+/// attacks `threats`: escaping an attack and walking into one are different moves.
+#[inline]
+fn threat_bucket(threats: Bitboard, from: usize, to: usize) -> usize {
+    let bit = |square: usize| ((threats.0 >> square) & 1) as usize;
+    bit(from) << 1 | bit(to)
+}
+
+/// Every square `color`'s pieces attack on `board` (pawns by their captures).
+fn attacked_by(board: &shakmaty::Board, color: Color) -> Bitboard {
+    let theirs = board.by_color(color);
+    let occupied = board.occupied();
+    let mut attacked = pawn_attacks_of(board.pawns() & theirs, color);
+    for sq in board.knights() & theirs {
+        attacked |= attacks::knight_attacks(sq);
+    }
+    for sq in (board.bishops() | board.queens()) & theirs {
+        attacked |= attacks::bishop_attacks(sq, occupied);
+    }
+    for sq in (board.rooks() | board.queens()) & theirs {
+        attacked |= attacks::rook_attacks(sq, occupied);
+    }
+    if let Some(king) = board.king_of(color) {
+        attacked |= attacks::king_attacks(king);
+    }
+    attacked
 }
 
 /// [`pick`] scans the scores eight at a time, whole groups only (no scalar loop for the rest,
@@ -950,11 +1007,11 @@ mod tests {
             } else if m == quiet[2] {
                 KILLER
             } else {
-                h.history(p.turn(), m)
+                h.history(p.turn(), 3, m)
             };
             assert_eq!(scores[i], expected, "{m}");
         }
-        assert!(h.history(p.turn(), quiet[0]) < 0);
+        assert!(h.history(p.turn(), 3, quiet[0]) < 0);
     }
 
     #[test]
@@ -1201,6 +1258,53 @@ mod tests {
             score_of(&h, &on, &other_pawns, 1, ra8_there),
             score_of(&h, &off, &other_pawns, 1, ra8_there)
         );
+    }
+
+    #[test]
+    fn threat_history_keeps_an_escape_apart_from_the_same_quiet_move() {
+        use crate::params::search::{CONT_HISTORY, HISTORY_THREATS, PAWN_HISTORY};
+        // The knight on b3 attacks the rook on a1; the one on h6 attacks neither a1 nor a8.
+        let attacked = pos("4k3/8/8/8/8/1n6/8/R3K3 w - - 0 1");
+        let unattacked = pos("4k3/8/7n/8/8/8/8/R3K3 w - - 0 1");
+        let knobs =
+            |on| without_threats(&[(HISTORY_THREATS, on), (CONT_HISTORY, 0), (PAWN_HISTORY, 0)]);
+        let ra8 = |p: &Chess| find(p, "a1a8");
+        for (on, apart) in [(knobs(1), true), (knobs(0), false)] {
+            let mut h = Heuristics::new();
+            h.set_threats(&on, 1, &attacked);
+            h.reward(&on, &attacked, 1, 4, ra8(&attacked), &[]);
+            h.clear_killers(1);
+            let escape = score_of(&h, &on, &attacked, 1, ra8(&attacked));
+            h.set_threats(&on, 1, &unattacked);
+            let same_move = score_of(&h, &on, &unattacked, 1, ra8(&unattacked));
+            assert!(escape > 0, "{escape}");
+            if apart {
+                assert_eq!(same_move, 0);
+            } else {
+                assert_eq!(same_move, escape);
+            }
+        }
+    }
+
+    #[test]
+    fn attacked_by_counts_every_piece_and_pawn_captures_only() {
+        let p = pos("4k3/8/8/6p1/8/1n6/8/R3K3 w - - 0 1");
+        let black = attacked_by(p.board(), Color::Black);
+        for sq in [
+            Square::F4,
+            Square::H4,
+            Square::A1,
+            Square::D4,
+            Square::D7,
+            Square::F8,
+        ] {
+            assert!(black.contains(sq), "{sq}");
+        }
+        // The pawn on g5 does not attack g4, the square it moves to.
+        assert!(!black.contains(Square::G4) && !black.contains(Square::H1));
+        let white = attacked_by(p.board(), Color::White);
+        assert!(white.contains(Square::A8) && white.contains(Square::D1));
+        assert!(!white.contains(Square::B4));
     }
 
     #[test]

@@ -452,6 +452,7 @@ impl Worker<'_> {
             && !m.is_promotion()
         {
             self.score_deferred();
+            self.heuristics.set_threats(self.knobs, ply, pos);
             self.heuristics.reward(self.knobs, pos, ply, depth, m, &[]);
         }
     }
@@ -599,7 +600,8 @@ impl Worker<'_> {
                 .clamp(-max, max);
             if bonus != 0 {
                 self.score_deferred();
-                self.heuristics.reward_by_eval(!pos.turn(), previous, bonus);
+                self.heuristics
+                    .reward_by_eval(!pos.turn(), ply - 1, previous, bonus);
             }
         }
         // Hindsight: a reduced child whose position turns out livelier or quieter than its
@@ -814,6 +816,8 @@ impl Worker<'_> {
         // quiet moves, which are generated only if it does not cut off. They must be scored
         // by the histories as they stand before the first move is searched: should its
         // search be about to change them, they are scored then ([`Worker::score_deferred`]).
+        // What the histories of this node's moves are kept by (before any is scored).
+        self.heuristics.set_threats(self.knobs, ply, pos);
         let first = if !root && !in_check && excluded.is_none() {
             self.first_move(pos, tt_move, ply, &mut moves)
         } else {
