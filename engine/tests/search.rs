@@ -209,6 +209,7 @@ fn every_search_feature_can_be_switched_off() {
         "futility_lmr_depth=0",
         "check_extension_see=0",
         "pawn_history=0",
+        "history_threats=0",
     ] {
         assert!(
             changes_the_search(assignments),
@@ -322,7 +323,6 @@ fn every_search_feature_off_by_default_can_be_switched_on() {
         "lmr_cont_update=1",
         "lmr_parent_late=7",
         "qsearch_capture_history=1",
-        "history_threats=1",
     ] {
         assert!(
             changes_the_search(assignments),

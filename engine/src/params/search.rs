@@ -257,8 +257,9 @@ search_params! {
     PAWN_HISTORY pawn_history: bool = true, [0, 1], c_end 0.5, r_end 0.002;
     /// Threat-indexed butterfly history: a quiet move's history is kept apart by whether the
     /// enemy attacks its origin and whether it attacks its target (four tables a side), so that
-    /// a piece escaping an attack and one walking into it learn separately.
-    HISTORY_THREATS history_threats: bool = false, [0, 1], c_end 0.5, r_end 0.002;
+    /// a piece escaping an attack and one walking into it learn separately. On since
+    /// `docs/strength.md` row 144.
+    HISTORY_THREATS history_threats: bool = true, [0, 1], c_end 0.5, r_end 0.002;
     /// Continuation history taught by LMR's re-searches (Stockfish's post-LMR update): a
     /// reduced quiet move whose reduced search failed high is re-searched at full depth, and
     /// that result moves its continuation histories by a cut-off's bonus at the re-search's
