@@ -162,6 +162,9 @@ search_params! {
     /// LMR: divisor of ln(depth)·ln(move number), in hundredths. Useful within 150..400:
     /// c_end 15.
     LMR_DIVISOR lmr_divisor: i32 = 139, [100, 1000], c_end 15.0, r_end 0.002;
+    /// LMR: moves before this one in the list (0-based) are never reduced. 2: the first two
+    /// moves are searched at full depth; Stockfish reduces from the second (1).
+    LMR_MIN_INDEX lmr_min_index: i32 = 2, [1, 8], c_end 0.5, r_end 0.002;
     /// Reverse futility pruning (static null move) at shallow depth.
     REVERSE_FUTILITY reverse_futility: bool = true, [0, 1], c_end 0.5, r_end 0.002;
     /// Reverse futility margin per ply of depth (cp). Useful within 40..200: c_end 8.

@@ -1081,7 +1081,7 @@ impl Worker<'_> {
                     && (quiet && (move_score < super::ordering::KILLER || self.knobs.lmr_killers)
                         || bad_capture)
                     && !in_check
-                    && index >= 2
+                    && index >= self.knobs.lmr_min_index as usize
                     && (!child_in_check || self.knobs.lmr_checks && quiet);
                 if reducible {
                     reduction =
