@@ -323,6 +323,7 @@ fn every_search_feature_off_by_default_can_be_switched_on() {
         "lmr_cont_update=1",
         "lmr_parent_late=7",
         "qsearch_capture_history=1",
+        "lmr_escape=1",
     ] {
         assert!(
             changes_the_search(assignments),

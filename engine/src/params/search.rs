@@ -165,6 +165,10 @@ search_params! {
     /// LMR: moves before this one in the list (0-based) are never reduced. 2: the first two
     /// moves are searched at full depth; Stockfish reduces from the second (1).
     LMR_MIN_INDEX lmr_min_index: i32 = 2, [1, 8], c_end 0.5, r_end 0.002;
+    /// LMR: plies less reduction for a quiet move that takes a piece off a square the enemy
+    /// attacks to one it does not (with `history_threats`, whose attack map it reads; 0 = off),
+    /// as Stockfish once reduced moves escaping a capture less.
+    LMR_ESCAPE lmr_escape: i32 = 0, [0, 2], c_end 0.5, r_end 0.002;
     /// Reverse futility pruning (static null move) at shallow depth.
     REVERSE_FUTILITY reverse_futility: bool = true, [0, 1], c_end 0.5, r_end 0.002;
     /// Reverse futility margin per ply of depth (cp). Useful within 40..200: c_end 8.

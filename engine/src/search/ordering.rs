@@ -117,6 +117,14 @@ impl Heuristics {
         };
     }
 
+    /// Whether the quiet move `m` of the node at `ply` leaves a square the enemy attacks for
+    /// one it does not (never without `history_threats`: no attack map).
+    #[inline]
+    pub(crate) fn escapes_threat(&self, ply: usize, m: Move) -> bool {
+        let (from, to) = squares(m);
+        threat_bucket(self.threats[ply], from, to) == 0b10
+    }
+
     /// Records that `m` (`None`: a null move) is played at `ply` of the current path.
     #[inline]
     pub(crate) fn set_played(&mut self, ply: usize, turn: Color, m: Option<Move>) {
@@ -1284,6 +1292,23 @@ mod tests {
                 assert_eq!(same_move, escape);
             }
         }
+    }
+
+    #[test]
+    fn an_escape_leaves_an_attacked_square_for_a_safe_one() {
+        use crate::params::search::HISTORY_THREATS;
+        // The knight on b3 attacks the rook on a1 and the square c1, not a8.
+        let p = pos("4k3/8/8/8/8/1n6/8/R3K3 w - - 0 1");
+        let mut h = Heuristics::new();
+        let off = without_threats(&[(HISTORY_THREATS, 0)]);
+        let on = without_threats(&[(HISTORY_THREATS, 1)]);
+        h.set_threats(&off, 1, &p);
+        assert!(!h.escapes_threat(1, find(&p, "a1a8")));
+        h.set_threats(&on, 1, &p);
+        assert!(h.escapes_threat(1, find(&p, "a1a8")));
+        // Into the knight's reach (c1), or a piece not attacked (the king): no escape.
+        assert!(!h.escapes_threat(1, find(&p, "a1c1")));
+        assert!(!h.escapes_threat(1, find(&p, "e1e2")));
     }
 
     #[test]

@@ -1105,6 +1105,10 @@ impl Worker<'_> {
                     if quiet && move_score >= super::ordering::KILLER {
                         reduction -= 1;
                     }
+                    if self.knobs.lmr_escape > 0 && quiet && self.heuristics.escapes_threat(ply, m)
+                    {
+                        reduction -= self.knobs.lmr_escape;
+                    }
                     if !improving && !pv_node {
                         reduction += self.knobs.lmr_not_improving;
                     }
