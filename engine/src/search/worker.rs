@@ -809,6 +809,8 @@ impl Worker<'_> {
             }
         }
 
+        // What the histories of this node's moves are kept by (before any is scored).
+        self.heuristics.set_threats(self.knobs, ply, pos);
         // Filled in place: a move list is 2 KiB, and moving one is a copy.
         let mut moves = MoveList::new();
         // Staged generation, for the first move cuts off often: that move (the table move,
@@ -816,8 +818,6 @@ impl Worker<'_> {
         // quiet moves, which are generated only if it does not cut off. They must be scored
         // by the histories as they stand before the first move is searched: should its
         // search be about to change them, they are scored then ([`Worker::score_deferred`]).
-        // What the histories of this node's moves are kept by (before any is scored).
-        self.heuristics.set_threats(self.knobs, ply, pos);
         let first = if !root && !in_check && excluded.is_none() {
             self.first_move(pos, tt_move, ply, &mut moves)
         } else {
