@@ -122,7 +122,7 @@ impl Heuristics {
     #[inline]
     pub(crate) fn escapes_threat(&self, ply: usize, m: Move) -> bool {
         let (from, to) = squares(m);
-        threat_bucket(self.threats[ply], from, to) == 0b10
+        threat_bucket(self.threats[ply], from, to) == ESCAPE_BUCKET
     }
 
     /// Records that `m` (`None`: a null move) is played at `ply` of the current path.
@@ -709,8 +709,12 @@ fn squares(m: Move) -> (usize, usize) {
 /// attacks and whether it goes to one.
 const THREAT_BUCKETS: usize = 4;
 
+/// The bucket of a move from an attacked square to one not attacked (see [`threat_bucket`]).
+const ESCAPE_BUCKET: usize = 0b10;
+
 /// The butterfly history table of a move from square index `from` to `to` when the enemy
-/// attacks `threats`: escaping an attack and walking into one are different moves.
+/// attacks `threats`: bit 1 set if it attacks `from`, bit 0 if it attacks `to` (escaping an
+/// attack and walking into one are different moves).
 #[inline]
 fn threat_bucket(threats: Bitboard, from: usize, to: usize) -> usize {
     let bit = |square: usize| ((threats.0 >> square) & 1) as usize;
