@@ -329,6 +329,8 @@ fn every_search_feature_off_by_default_can_be_switched_on() {
         "lmr_parent_late=7",
         "qsearch_capture_history=1",
         "lmr_escape=1",
+        "rfp_threat_plies=1",
+        "null_move_threat_depth=5",
     ] {
         assert!(
             changes_the_search(assignments),

@@ -176,6 +176,10 @@ search_params! {
     /// Deepest remaining depth (plies) at which reverse futility pruning applies. Useful
     /// within 3..12: c_end 1.
     REVERSE_FUTILITY_DEPTH reverse_futility_depth: i32 = 9, [1, 16], c_end 1.0, r_end 0.002;
+    /// Reverse futility pruning: plies of depth more in its margin when a piece of the side to
+    /// move stands attacked by a lesser enemy piece (`search/threats.rs`), whose loss the
+    /// static evaluation does not see (0 = off). c_end 0.5.
+    RFP_THREAT_PLIES rfp_threat_plies: i32 = 0, [0, 4], c_end 0.5, r_end 0.002;
     /// Futility pruning: at shallow depth in non-PV nodes, skip quiet moves that do not give
     /// check when the static evaluation plus a margin stays at or below alpha.
     FUTILITY futility: bool = true, [0, 1], c_end 0.5, r_end 0.002;
@@ -341,6 +345,11 @@ search_params! {
     /// Null move: static evaluation above beta (cp) worth one ply more reduction, with
     /// `null_move_eval`. Useful within 100..400: c_end 20.
     NULL_MOVE_EVAL_DIVISOR null_move_eval_divisor: i32 = 200, [50, 2000], c_end 20.0, r_end 0.002;
+    /// Null move: not tried below this depth when a piece of the side to move stands attacked
+    /// by a lesser enemy piece (`search/threats.rs`): passing would mostly hand over the
+    /// capture, and the null search fails low at the cost of its nodes (0 = off; Koivisto
+    /// uses 5). Useful within 3..8: c_end 1.
+    NULL_MOVE_THREAT_DEPTH null_move_threat_depth: i32 = 0, [0, 64], c_end 1.0, r_end 0.002;
     /// Transposition table in the quiescence search: null-window cut-offs on any entry whose
     /// bound decides and that searched at least as many plies of quiet checks, the entry's
     /// move tried first, and the result stored below depth 0 (only over empty, stale or

@@ -17,6 +17,7 @@ mod pawn_hash;
 mod qsearch;
 mod score;
 mod see;
+mod threats;
 mod time;
 mod tt;
 mod worker;

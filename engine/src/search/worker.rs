@@ -24,6 +24,7 @@ use super::ordering::{
 use super::position_key;
 use super::score::{DRAW, INFINITY, MATE, MATE_BOUND, MAX_PLY, mated_in};
 use super::see::{self, see_at_least};
+use super::threats::lesser_threats;
 use super::time::TimeManager;
 use super::tt::{Bound, PackedMove, TranspositionTable};
 use crate::eval::{Evaluator, PawnCache, PieceSquares};
@@ -654,6 +655,11 @@ impl Worker<'_> {
             pruning_eval = h.score;
         }
         if !pv_node && !in_check && beta.abs() < MATE_BOUND {
+            // A piece of ours attacked by a lesser one: the static evaluation misses its loss.
+            let threatened = (self.knobs.rfp_threat_plies > 0
+                && depth <= self.knobs.reverse_futility_depth
+                || self.knobs.null_move_threat_depth > depth)
+                && lesser_threats(pos.board(), pos.turn()).any();
             if self.knobs.razoring
                 && depth <= self.knobs.razor_depth
                 && pruning_eval + self.knobs.razor_margin * depth < alpha
@@ -671,7 +677,12 @@ impl Worker<'_> {
                 && !(self.knobs.rfp_tt_pv && tt_pv)
                 && pruning_eval
                     - self.knobs.reverse_futility_margin
-                        * (depth - i32::from(self.knobs.rfp_improving && improving))
+                        * (depth - i32::from(self.knobs.rfp_improving && improving)
+                            + if threatened {
+                                self.knobs.rfp_threat_plies
+                            } else {
+                                0
+                            })
                     >= beta
             {
                 return if self.knobs.rfp_blend {
@@ -685,6 +696,7 @@ impl Worker<'_> {
                 && excluded.is_none()
                 && depth >= 3
                 && pruning_eval >= beta
+                && !(threatened && depth < self.knobs.null_move_threat_depth)
                 && has_pieces(pos)
                 && let Some((null_pos, null_key)) = self.null_child(pos, key)
             {
