@@ -1,9 +1,9 @@
-//! Pieces of the side to move that a lesser enemy piece attacks: a pawn attacking a knight,
-//! bishop, rook or queen, a minor attacking a rook or queen, a rook attacking a queen. Such
-//! a piece is usually lost unless it moves, so the static evaluation of the node says little,
-//! and a null move there mostly hands the opponent the capture.
+//! Threats in the search: a piece attacked by a lesser enemy piece (a pawn attacking a
+//! knight, bishop, rook or queen, a minor a rook or queen, a rook a queen) is usually lost
+//! unless it moves. Where the side to move has one, its static evaluation says little and a
+//! null move mostly hands over the capture; a quiet move that makes one must be answered.
 
-use shakmaty::{Bitboard, Board, Color, attacks};
+use shakmaty::{Bitboard, Board, Color, Role, Square, attacks};
 
 use crate::eval::pawn_attacks_of;
 
@@ -39,19 +39,78 @@ pub(crate) fn lesser_threats(board: &Board, us: Color) -> Bitboard {
     threatened
 }
 
+/// Whether the quiet move of `role` from `from` to `to` by `us` attacks, from its target, an
+/// enemy piece worth more than the mover (a pawn a knight, bishop, rook or queen; a minor a
+/// rook or queen; a rook a queen): a threat the opponent must answer.
+pub(crate) fn creates_threat(
+    board: &Board,
+    us: Color,
+    role: Role,
+    from: Square,
+    to: Square,
+) -> bool {
+    let theirs = board.by_color(!us);
+    let targets = match role {
+        Role::Pawn => theirs & !board.pawns() & !board.kings(),
+        Role::Knight | Role::Bishop => theirs & (board.rooks() | board.queens()),
+        Role::Rook => theirs & board.queens(),
+        Role::Queen | Role::King => return false,
+    };
+    if targets.is_empty() {
+        return false;
+    }
+    let occupied = board.occupied().without(from).with(to);
+    let reach = match role {
+        Role::Pawn => attacks::pawn_attacks(us, to),
+        Role::Knight => attacks::knight_attacks(to),
+        Role::Bishop => attacks::bishop_attacks(to, occupied),
+        _ => attacks::rook_attacks(to, occupied),
+    };
+    (reach & targets).any()
+}
+
 #[cfg(test)]
 mod tests {
-    use shakmaty::{CastlingMode, Chess, Position, Square, fen::Fen};
+    use shakmaty::{CastlingMode, Chess, Position, fen::Fen};
 
     use super::*;
 
-    fn threats(fen: &str) -> Bitboard {
-        let pos: Chess = fen
-            .parse::<Fen>()
+    fn position(fen: &str) -> Chess {
+        fen.parse::<Fen>()
             .unwrap()
             .into_position(CastlingMode::Standard)
-            .unwrap();
+            .unwrap()
+    }
+
+    fn threats(fen: &str) -> Bitboard {
+        let pos = position(fen);
         lesser_threats(pos.board(), pos.turn())
+    }
+
+    /// Whether the quiet move `from`-`to` of the side to move in `fen` creates a threat.
+    fn threatens(fen: &str, from: Square, to: Square) -> bool {
+        let pos = position(fen);
+        let role = pos.board().role_at(from).unwrap();
+        creates_threat(pos.board(), pos.turn(), role, from, to)
+    }
+
+    #[test]
+    fn a_move_that_attacks_a_greater_piece_creates_a_threat() {
+        // c2-c3 attacks the knight on d4 and Ng1-f3 the rook on g5; Ra1-a5 attacks that
+        // rook too, but an equal piece is no threat, and a king move never is one.
+        let fen = "4k3/8/8/6r1/3n4/8/2P5/R3K1N1 w - - 0 1";
+        assert!(threatens(fen, Square::C2, Square::C3));
+        assert!(threatens(fen, Square::G1, Square::F3));
+        assert!(!threatens(fen, Square::A1, Square::A5));
+        assert!(!threatens(fen, Square::E1, Square::D1));
+    }
+
+    #[test]
+    fn a_slider_attacks_from_its_target_square() {
+        // Bb1-c2 attacks the rook on g6 along c2-g6; Bb1-a2 does not.
+        let fen = "4k3/8/6r1/8/8/8/8/1B2K3 w - - 0 1";
+        assert!(threatens(fen, Square::B1, Square::C2));
+        assert!(!threatens(fen, Square::B1, Square::A2));
     }
 
     #[test]

@@ -24,7 +24,7 @@ use super::ordering::{
 use super::position_key;
 use super::score::{DRAW, INFINITY, MATE, MATE_BOUND, MAX_PLY, mated_in};
 use super::see::{self, see_at_least};
-use super::threats::lesser_threats;
+use super::threats::{creates_threat, lesser_threats};
 use super::time::TimeManager;
 use super::tt::{Bound, PackedMove, TranspositionTable};
 use crate::eval::{Evaluator, PawnCache, PieceSquares};
@@ -1120,6 +1120,18 @@ impl Worker<'_> {
                     if self.knobs.lmr_escape > 0 && quiet && self.heuristics.escapes_threat(ply, m)
                     {
                         reduction -= self.knobs.lmr_escape;
+                    }
+                    if self.knobs.lmr_threat_move > 0
+                        && let Move::Normal {
+                            role,
+                            from,
+                            to,
+                            capture: None,
+                            promotion: None,
+                        } = m
+                        && creates_threat(pos.board(), pos.turn(), role, from, to)
+                    {
+                        reduction -= self.knobs.lmr_threat_move;
                     }
                     if !improving && !pv_node {
                         reduction += self.knobs.lmr_not_improving;
