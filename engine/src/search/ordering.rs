@@ -12,6 +12,7 @@ use super::score::MAX_PLY;
 #[cfg(test)]
 use super::see::see;
 use super::see::{see_at_least, value};
+use super::threats::minor_attacks;
 use super::tt::PackedMove;
 use crate::eval::pawn_attacks_of;
 
@@ -542,13 +543,7 @@ impl LesserPieceThreats {
         }
         let theirs = board.by_color(!turn);
         let occupied = board.occupied();
-        let mut by_minors = Bitboard::EMPTY;
-        for sq in theirs & board.knights() {
-            by_minors |= attacks::knight_attacks(sq);
-        }
-        for sq in theirs & board.bishops() {
-            by_minors |= attacks::bishop_attacks(sq, occupied);
-        }
+        let by_minors = minor_attacks(board, !turn);
         let mut by_minors_and_rooks = by_minors;
         for sq in theirs & board.rooks() {
             by_minors_and_rooks |= attacks::rook_attacks(sq, occupied);

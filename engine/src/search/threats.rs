@@ -22,14 +22,7 @@ pub(crate) fn lesser_threats(board: &Board, us: Color) -> Bitboard {
         return threatened;
     }
     let occupied = board.occupied();
-    let mut by_minors = Bitboard::EMPTY;
-    for sq in theirs & board.knights() {
-        by_minors |= attacks::knight_attacks(sq);
-    }
-    for sq in theirs & board.bishops() {
-        by_minors |= attacks::bishop_attacks(sq, occupied);
-    }
-    threatened |= majors & by_minors;
+    threatened |= majors & minor_attacks(board, !us);
     let queens = ours & board.queens();
     if queens.any() {
         for sq in theirs & board.rooks() {
@@ -37,6 +30,20 @@ pub(crate) fn lesser_threats(board: &Board, us: Color) -> Bitboard {
         }
     }
     threatened
+}
+
+/// Every square `color`'s knights and bishops attack on `board`.
+pub(crate) fn minor_attacks(board: &Board, color: Color) -> Bitboard {
+    let theirs = board.by_color(color);
+    let occupied = board.occupied();
+    let mut attacked = Bitboard::EMPTY;
+    for sq in theirs & board.knights() {
+        attacked |= attacks::knight_attacks(sq);
+    }
+    for sq in theirs & board.bishops() {
+        attacked |= attacks::bishop_attacks(sq, occupied);
+    }
+    attacked
 }
 
 /// Whether the quiet move of `role` from `from` to `to` by `us` attacks, from its target, an
