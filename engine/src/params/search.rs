@@ -511,6 +511,11 @@ search_params! {
     /// The quiescence search orders its captures by the capture history too (as the main
     /// search does), instead of by MVV-LVA alone. Needs `capture_history`.
     QSEARCH_CAPTURE_HISTORY qsearch_capture_history: bool = false, [0, 1], c_end 0.5, r_end 0.002;
+    /// The capture history kept in two tables, by whether the enemy attacks the target
+    /// square (the victim is defended) or not, as Ethereal does: a capture of a defended
+    /// piece learns apart from one of a hanging piece. Uses `history_threats`' attack map of
+    /// the node (made for this switch alone when `history_threats` is off).
+    CAPTURE_HISTORY_THREATS capture_history_threats: bool = false, [0, 1], c_end 0.5, r_end 0.002;
     /// Quiet moves that give check gain this on their history score (0 = off). Useful
     /// within 0..8000 against histories of ±16,384: c_end 500.
     QUIET_CHECK_BONUS quiet_check_bonus: i32 = 0, [0, 16384], c_end 500.0, r_end 0.002;

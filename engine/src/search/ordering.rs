@@ -46,9 +46,13 @@ pub(crate) struct Heuristics {
     /// The squares the side not to move attacks at each ply of the current path, as
     /// [`Heuristics::set_threats`] recorded them (empty without `history_threats`).
     threats: [Bitboard; MAX_PLY + 2],
+    /// The same map for the capture history (empty without `capture_history_threats`).
+    capture_threats: [Bitboard; MAX_PLY + 2],
     continuation: Box<[[Entry; PIECE_SQUARES]]>,
-    /// Capture history: by moving piece and target square, then captured role.
-    captures: Box<[[Entry; 8]; PIECE_SQUARES]>,
+    /// Capture history: by [`capture_bucket`] (whether the enemy attacks the target; always
+    /// 0 without `capture_history_threats`), moving piece and target square, then captured
+    /// role.
+    captures: Box<[[[Entry; 8]; PIECE_SQUARES]; 2]>,
     /// Pawn history of quiet moves: by a hash of the pawn structure, then the move's piece
     /// and target square (how a plan fits the pawns, whatever the moves before).
     pawn_history: Box<[[Entry; PIECE_SQUARES]]>,
@@ -68,8 +72,9 @@ impl Heuristics {
             killers: [[None; 2]; MAX_PLY + 1],
             history: Box::new([[[[0; 64]; 64]; THREAT_BUCKETS]; 2]),
             threats: [Bitboard::EMPTY; MAX_PLY + 2],
+            capture_threats: [Bitboard::EMPTY; MAX_PLY + 2],
             continuation: vec![[0; PIECE_SQUARES]; PIECE_SQUARES + 1].into_boxed_slice(),
-            captures: Box::new([[0; 8]; PIECE_SQUARES]),
+            captures: Box::new([[[0; 8]; PIECE_SQUARES]; 2]),
             pawn_history: vec![[0; PIECE_SQUARES]; 1 << PAWN_HISTORY_BITS].into_boxed_slice(),
             counters: Box::new([NO_KEY; PIECE_SQUARES + 1]),
             played: [NO_PIECE_SQUARE; MAX_PLY + 2],
@@ -81,10 +86,11 @@ impl Heuristics {
         self.killers = [[None; 2]; MAX_PLY + 1];
         *self.history = [[[[0; 64]; 64]; THREAT_BUCKETS]; 2];
         self.threats = [Bitboard::EMPTY; MAX_PLY + 2];
+        self.capture_threats = [Bitboard::EMPTY; MAX_PLY + 2];
         for row in self.continuation.iter_mut() {
             row.fill(0);
         }
-        *self.captures = [[0; 8]; PIECE_SQUARES];
+        *self.captures = [[[0; 8]; PIECE_SQUARES]; 2];
         *self.counters = [NO_KEY; PIECE_SQUARES + 1];
         for row in self.pawn_history.iter_mut() {
             row.fill(0);
@@ -110,12 +116,23 @@ impl Heuristics {
     }
 
     /// Records the squares the enemy attacks in `pos`, the node at `ply`, before its moves
-    /// are scored or any history is taught there (with `history_threats`; else none, so that
-    /// every move uses the first bucket).
+    /// are scored or any history is taught there: for the butterfly history with
+    /// `history_threats`, for the capture history with `capture_history_threats` (else none,
+    /// so that every move uses the first bucket).
     #[inline]
     pub(crate) fn set_threats(&mut self, knobs: &Knobs, ply: usize, pos: &Chess) {
-        self.threats[ply] = if knobs.history_threats {
+        let map = if knobs.history_threats || knobs.capture_history_threats {
             attacked_by(pos.board(), !pos.turn())
+        } else {
+            Bitboard::EMPTY
+        };
+        self.threats[ply] = if knobs.history_threats {
+            map
+        } else {
+            Bitboard::EMPTY
+        };
+        self.capture_threats[ply] = if knobs.capture_history_threats {
+            map
         } else {
             Bitboard::EMPTY
         };
@@ -283,6 +300,7 @@ impl Heuristics {
         &mut self,
         knobs: &Knobs,
         turn: Color,
+        ply: usize,
         depth: i32,
         best: Move,
         tried: &[Move],
@@ -291,14 +309,17 @@ impl Heuristics {
             return;
         }
         let bonus = history_bonus(knobs, depth);
+        let threats = self.capture_threats[ply];
         if best.is_capture() {
             let (piece, victim) = capture_index(turn, best);
-            update_entry(&mut self.captures[piece][victim], bonus);
+            let bucket = capture_bucket(threats, best.to());
+            update_entry(&mut self.captures[bucket][piece][victim], bonus);
         }
         for &m in tried {
             if m != best && m.is_capture() {
                 let (piece, victim) = capture_index(turn, m);
-                update_entry(&mut self.captures[piece][victim], -bonus);
+                let bucket = capture_bucket(threats, m.to());
+                update_entry(&mut self.captures[bucket][piece][victim], -bonus);
             }
         }
     }
@@ -306,7 +327,7 @@ impl Heuristics {
     /// The score of a capture or promotion that is not the table move: by MVV-LVA, and with
     /// `capture_history` its history.
     #[inline]
-    pub(crate) fn tactical_score(&self, knobs: &Knobs, turn: Color, m: Move) -> i32 {
+    pub(crate) fn tactical_score(&self, knobs: &Knobs, turn: Color, ply: usize, m: Move) -> i32 {
         // Normal captures, nearly all, by one test (`Move`'s accessors each dispatch on the
         // kind of move again); the others out of line.
         let Move::Normal {
@@ -317,12 +338,15 @@ impl Heuristics {
             ..
         } = m
         else {
-            return self.other_tactical_score(knobs, turn, m);
+            return self.other_tactical_score(knobs, turn, ply, m);
         };
         let score = normal_capture_score(role, victim, promotion);
         if knobs.capture_history {
             let piece = piece_index(turn, role, to);
-            score + i32::from(self.captures[piece][victim as usize]) / knobs.capture_history_divisor
+            let bucket = capture_bucket(self.capture_threats[ply], to);
+            score
+                + i32::from(self.captures[bucket][piece][victim as usize])
+                    / knobs.capture_history_divisor
         } else {
             score
         }
@@ -331,10 +355,17 @@ impl Heuristics {
     /// The capture history's share of the score of `turn`'s capture `m` (0 for other moves,
     /// or without `capture_history`): what [`Heuristics::tactical_score`] adds to MVV-LVA.
     #[inline]
-    pub(crate) fn capture_history_score(&self, knobs: &Knobs, turn: Color, m: Move) -> i32 {
+    pub(crate) fn capture_history_score(
+        &self,
+        knobs: &Knobs,
+        turn: Color,
+        ply: usize,
+        m: Move,
+    ) -> i32 {
         if knobs.capture_history && m.is_capture() {
             let (piece, victim) = capture_index(turn, m);
-            i32::from(self.captures[piece][victim]) / knobs.capture_history_divisor
+            let bucket = capture_bucket(self.capture_threats[ply], m.to());
+            i32::from(self.captures[bucket][piece][victim]) / knobs.capture_history_divisor
         } else {
             0
         }
@@ -342,8 +373,8 @@ impl Heuristics {
 
     /// [`Heuristics::tactical_score`] of a move other than a normal capture.
     #[cold]
-    fn other_tactical_score(&self, knobs: &Knobs, turn: Color, m: Move) -> i32 {
-        tactical_score(m) + self.capture_history_score(knobs, turn, m)
+    fn other_tactical_score(&self, knobs: &Knobs, turn: Color, ply: usize, m: Move) -> i32 {
+        tactical_score(m) + self.capture_history_score(knobs, turn, ply, m)
     }
 
     fn update(&mut self, turn: Color, ply: usize, m: Move, bonus: i32) {
@@ -499,7 +530,9 @@ impl Heuristics {
                         histories
                     }
                 }
-                _ if m.is_capture() || m.is_promotion() => self.tactical_score(knobs, turn, *m),
+                _ if m.is_capture() || m.is_promotion() => {
+                    self.tactical_score(knobs, turn, ply, *m)
+                }
                 _ if killers[0] == Some(*m) => KILLER + 1,
                 _ if killers[1] == Some(*m) => KILLER,
                 _ => self.history(turn, ply, *m),
@@ -719,6 +752,13 @@ const ESCAPE_BUCKET: usize = 0b10;
 fn threat_bucket(threats: Bitboard, from: usize, to: usize) -> usize {
     let bit = |square: usize| ((threats.0 >> square) & 1) as usize;
     bit(from) << 1 | bit(to)
+}
+
+/// The capture history's table for a capture to `to`: 1 if the enemy attacks that square
+/// (`threats`: the node's map, empty without `capture_history_threats`), else 0.
+#[inline]
+fn capture_bucket(threats: Bitboard, to: Square) -> usize {
+    ((threats.0 >> to as u32) & 1) as usize
 }
 
 /// Every square `color`'s pieces attack on `board` (pawns by their captures).
@@ -1091,23 +1131,55 @@ mod tests {
         assert!(score_of(&h, &on, &p, 2, c3d5) > score_of(&h, &on, &p, 2, b3d5));
         // Bxd5 cut a node off after c3xd5 was searched in vain, twice.
         for _ in 0..2 {
-            h.reward_captures(&on, p.turn(), 6, b3d5, &[c3d5]);
+            h.reward_captures(&on, p.turn(), 2, 6, b3d5, &[c3d5]);
         }
         assert!(score_of(&h, &on, &p, 2, b3d5) > score_of(&h, &on, &p, 2, c3d5));
         // Off, the table is neither read nor written.
         assert!(score_of(&h, &off, &p, 2, c3d5) > score_of(&h, &off, &p, 2, b3d5));
         let mut untouched = Heuristics::new();
-        untouched.reward_captures(&off, p.turn(), 6, b3d5, &[c3d5]);
+        untouched.reward_captures(&off, p.turn(), 2, 6, b3d5, &[c3d5]);
         assert!(score_of(&untouched, &on, &p, 2, c3d5) > score_of(&untouched, &on, &p, 2, b3d5));
         // A pawn capture with the worst history still scores as a winning capture, above
         // the killers, until SEE demotes it.
         for _ in 0..200 {
-            h.reward_captures(&on, p.turn(), 20, b3d5, &[c3d5]);
+            h.reward_captures(&on, p.turn(), 2, 20, b3d5, &[c3d5]);
         }
         let worst = score_of(&h, &on, &p, 2, c3d5);
         assert!(
             worst >= GOOD_CAPTURE && worst < score_of(&h, &on, &p, 2, b3d5),
             "{worst}"
+        );
+    }
+
+    #[test]
+    fn capture_history_threats_learn_defended_targets_apart() {
+        // The knight takes the pawn on d5: defended by the pawn on e6 in one position,
+        // hanging in the other. Same piece, target and victim: one entry without the switch.
+        let defended = pos("4k3/8/4p3/3p4/8/2N5/8/4K3 w - - 0 1");
+        let hanging = pos("4k3/8/8/3p4/8/2N5/8/4K3 w - - 0 1");
+        use crate::params::search::{CAPTURE_HISTORY, CAPTURE_HISTORY_THREATS};
+        let split = knobs_with(&[(CAPTURE_HISTORY, 1), (CAPTURE_HISTORY_THREATS, 1)]);
+        let shared = knobs_with(&[(CAPTURE_HISTORY, 1), (CAPTURE_HISTORY_THREATS, 0)]);
+        let taught = |knobs: &Knobs| {
+            let mut h = Heuristics::new();
+            let m = find(&defended, "c3d5");
+            h.set_threats(knobs, 2, &defended);
+            let before = h.capture_history_score(knobs, Color::White, 2, m);
+            h.reward_captures(knobs, Color::White, 2, 8, m, &[]);
+            let after_defended = h.capture_history_score(knobs, Color::White, 2, m);
+            h.set_threats(knobs, 2, &hanging);
+            let after_hanging = h.capture_history_score(knobs, Color::White, 2, m);
+            (before, after_defended, after_hanging)
+        };
+        let (before, defended_score, hanging_score) = taught(&split);
+        assert_eq!(before, 0);
+        assert!(defended_score > 0, "{defended_score}");
+        assert_eq!(hanging_score, 0, "the hanging capture keeps its own entry");
+        let (_, defended_score, hanging_score) = taught(&shared);
+        assert!(defended_score > 0);
+        assert_eq!(
+            hanging_score, defended_score,
+            "one entry for both without the switch"
         );
     }
 

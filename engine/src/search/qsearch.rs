@@ -140,11 +140,15 @@ impl Worker<'_> {
             return DRAW;
         }
         let by_history = self.knobs.qsearch_capture_history;
+        if by_history && self.knobs.capture_history_threats {
+            // The capture history's tables by defended targets need this node's map.
+            self.heuristics.set_threats(self.knobs, ply, pos);
+        }
         for (m, score) in moves.iter().zip(self.scores[ply].iter_mut()) {
             *score = if m.is_capture() || m.is_promotion() {
                 let history = if by_history {
                     self.heuristics
-                        .capture_history_score(self.knobs, pos.turn(), *m)
+                        .capture_history_score(self.knobs, pos.turn(), ply, *m)
                 } else {
                     0
                 };

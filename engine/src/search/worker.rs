@@ -287,7 +287,7 @@ impl Worker<'_> {
             let scores = &mut self.scores[ply];
             let turn = pos.turn();
             for (m, score) in moves.iter().zip(scores.iter_mut()) {
-                *score = self.heuristics.tactical_score(self.knobs, turn, *m);
+                *score = self.heuristics.tactical_score(self.knobs, turn, ply, *m);
             }
             pad_scores(scores, moves.len());
             let (m, score) = pick(pos, moves, scores, 0);
@@ -385,12 +385,16 @@ impl Worker<'_> {
         ply: usize,
         cut_node: bool,
     ) -> Option<i32> {
+        if self.knobs.capture_history_threats {
+            // Before the node's own call: the capture history's tables by defended targets.
+            self.heuristics.set_threats(self.knobs, ply, pos);
+        }
         let mut moves = MoveList::new();
         tactical_moves(pos, &mut moves);
         let scores = &mut self.scores[ply];
         let turn = pos.turn();
         for (m, score) in moves.iter().zip(scores.iter_mut()) {
-            *score = self.heuristics.tactical_score(self.knobs, turn, *m);
+            *score = self.heuristics.tactical_score(self.knobs, turn, ply, *m);
         }
         pad_scores(scores, moves.len());
         let threshold = probcut_beta - static_eval;
@@ -1246,6 +1250,7 @@ impl Worker<'_> {
                         self.heuristics.reward_captures(
                             self.knobs,
                             pos.turn(),
+                            ply,
                             depth,
                             m,
                             &moves[..index],
