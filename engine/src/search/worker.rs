@@ -385,10 +385,6 @@ impl Worker<'_> {
         ply: usize,
         cut_node: bool,
     ) -> Option<i32> {
-        if self.knobs.capture_history_threats {
-            // Before the node's own call: the capture history's tables by defended targets.
-            self.heuristics.set_threats(self.knobs, ply, pos);
-        }
         let mut moves = MoveList::new();
         tactical_moves(pos, &mut moves);
         let scores = &mut self.scores[ply];
@@ -738,6 +734,8 @@ impl Worker<'_> {
             }
         }
 
+        // Whether this node's attack map is recorded yet (ProbCut may need it first).
+        let mut threats_set = false;
         // ProbCut: a capture that holds a margin above beta in a shallower search makes the
         // full one pointless. Not when a deep enough table entry already says the node falls
         // short of that margin.
@@ -755,6 +753,11 @@ impl Worker<'_> {
                     && h.score < probcut_beta
             });
             if !refuted {
+                if self.knobs.capture_history_threats {
+                    // The capture history's tables by defended targets read it.
+                    self.heuristics.set_threats(self.knobs, ply, pos);
+                    threats_set = true;
+                }
                 let score = self.probcut(pos, key, depth, probcut_beta, static_eval, ply, cut_node);
                 if self.aborted {
                     return 0;
@@ -825,8 +828,11 @@ impl Worker<'_> {
             }
         }
 
-        // What the histories of this node's moves are kept by (before any is scored).
-        self.heuristics.set_threats(self.knobs, ply, pos);
+        // What the histories of this node's moves are kept by (before any is scored; a
+        // singular search in between, at this ply and position, records the same map).
+        if !threats_set {
+            self.heuristics.set_threats(self.knobs, ply, pos);
+        }
         // Filled in place: a move list is 2 KiB, and moving one is a copy.
         let mut moves = MoveList::new();
         // Staged generation, for the first move cuts off often: that move (the table move,
