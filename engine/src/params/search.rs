@@ -167,12 +167,14 @@ search_params! {
     LMR_MIN_INDEX lmr_min_index: i32 = 2, [1, 8], c_end 0.5, r_end 0.002;
     /// LMR: plies less reduction for a quiet move that takes a piece off a square the enemy
     /// attacks to one it does not (with `history_threats`, whose attack map it reads; 0 = off),
-    /// as Stockfish once reduced moves escaping a capture less.
-    LMR_ESCAPE lmr_escape: i32 = 0, [0, 2], c_end 0.5, r_end 0.002;
+    /// as Stockfish once reduced moves escaping a capture less. 1 since `docs/strength.md`
+    /// row 150 (with `lmr_threat_move`).
+    LMR_ESCAPE lmr_escape: i32 = 1, [0, 2], c_end 0.5, r_end 0.002;
     /// LMR: plies less reduction for a quiet move that attacks, from its target square, an
     /// enemy piece worth more than the mover (`search/threats.rs`; 0 = off), as Seer,
-    /// Koivisto and BlackMarlin reduce threatening moves less.
-    LMR_THREAT_MOVE lmr_threat_move: i32 = 0, [0, 2], c_end 0.5, r_end 0.002;
+    /// Koivisto and BlackMarlin reduce threatening moves less. 1 since `docs/strength.md`
+    /// row 150 (with `lmr_escape`).
+    LMR_THREAT_MOVE lmr_threat_move: i32 = 1, [0, 2], c_end 0.5, r_end 0.002;
     /// Reverse futility pruning (static null move) at shallow depth.
     REVERSE_FUTILITY reverse_futility: bool = true, [0, 1], c_end 0.5, r_end 0.002;
     /// Reverse futility margin per ply of depth (cp). Useful within 40..200: c_end 8.
