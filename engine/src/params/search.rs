@@ -293,6 +293,11 @@ search_params! {
     HISTORY_BONUS_PER_PLY history_bonus_per_ply: i32 = 9, [1, 64], c_end 1.0, r_end 0.002;
     /// History bonus: the cap (see `history_bonus_per_ply`). Useful within 60..300: c_end 10.
     HISTORY_BONUS_MAX history_bonus_max: i32 = 160, [1, 512], c_end 10.0, r_end 0.002;
+    /// History bonus: a cut-off whose score clears beta by more than this many centipawns is
+    /// rewarded (and the moves before it penalised) as if a ply deeper, as Stockfish's
+    /// `stat_bonus(depth + (bestValue > beta + margin))` (0 = off). Useful within 50..300:
+    /// c_end 10.
+    HISTORY_OVERSHOOT_MARGIN history_overshoot_margin: i32 = 0, [0, 1000], c_end 10.0, r_end 0.002;
     /// History by the evaluation's change: the opponent's quiet move that led to a node
     /// (both it and its parent evaluated statically) gains in the butterfly history the
     /// swing it caused in its side's favour (the sum of the two static evaluations, negated),

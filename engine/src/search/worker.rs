@@ -1253,18 +1253,28 @@ impl Worker<'_> {
                         if histories_change {
                             self.score_deferred();
                         }
+                        // A cut-off far above beta is surer: rewarded as a ply deeper.
+                        let margin = self.knobs.history_overshoot_margin;
+                        let reward_depth =
+                            depth + i32::from(margin > 0 && score > beta.saturating_add(margin));
                         self.heuristics.reward_captures(
                             self.knobs,
                             pos.turn(),
                             ply,
-                            depth,
+                            reward_depth,
                             m,
                             &moves[..index],
                         );
                         if quiet {
                             // The moves tried before this one sit at the front of the list.
-                            self.heuristics
-                                .reward(self.knobs, pos, ply, depth, m, &moves[..index]);
+                            self.heuristics.reward(
+                                self.knobs,
+                                pos,
+                                ply,
+                                reward_depth,
+                                m,
+                                &moves[..index],
+                            );
                         }
                         break;
                     }
