@@ -217,6 +217,7 @@ fn every_search_feature_can_be_switched_off() {
         "history_threats=0",
         "lmr_escape=0",
         "lmr_threat_move=0",
+        "rfp_threat_plies=0",
     ] {
         assert!(
             changes_the_search(assignments),
@@ -330,7 +331,6 @@ fn every_search_feature_off_by_default_can_be_switched_on() {
         "lmr_cont_update=1",
         "lmr_parent_late=7",
         "qsearch_capture_history=1",
-        "rfp_threat_plies=1",
         "null_move_threat_depth=5",
         "capture_history_threats=1",
         "history_overshoot_margin=150",

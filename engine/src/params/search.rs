@@ -184,8 +184,8 @@ search_params! {
     REVERSE_FUTILITY_DEPTH reverse_futility_depth: i32 = 9, [1, 16], c_end 1.0, r_end 0.002;
     /// Reverse futility pruning: plies of depth more in its margin when a piece of the side to
     /// move stands attacked by a lesser enemy piece (`search/threats.rs`), whose loss the
-    /// static evaluation does not see (0 = off). c_end 0.5.
-    RFP_THREAT_PLIES rfp_threat_plies: i32 = 0, [0, 4], c_end 0.5, r_end 0.002;
+    /// static evaluation does not see (0 = off). 1 since `docs/strength.md` row 151. c_end 0.5.
+    RFP_THREAT_PLIES rfp_threat_plies: i32 = 1, [0, 4], c_end 0.5, r_end 0.002;
     /// Futility pruning: at shallow depth in non-PV nodes, skip quiet moves that do not give
     /// check when the static evaluation plus a margin stays at or below alpha.
     FUTILITY futility: bool = true, [0, 1], c_end 0.5, r_end 0.002;
