@@ -656,10 +656,11 @@ impl Worker<'_> {
         }
         if !pv_node && !in_check && beta.abs() < MATE_BOUND {
             // A piece of ours attacked by a lesser one: the static evaluation misses its loss.
-            let threatened = (self.knobs.rfp_threat_plies > 0
-                && depth <= self.knobs.reverse_futility_depth
-                || self.knobs.null_move_threat_depth > depth)
-                && lesser_threats(pos.board(), pos.turn()).any();
+            // Looked at only where it can change a decision, and then once.
+            let mut threat_seen = None;
+            let mut threatened = || {
+                *threat_seen.get_or_insert_with(|| lesser_threats(pos.board(), pos.turn()).any())
+            };
             if self.knobs.razoring
                 && depth <= self.knobs.razor_depth
                 && pruning_eval + self.knobs.razor_margin * depth < alpha
@@ -672,18 +673,17 @@ impl Worker<'_> {
                     return score;
                 }
             }
+            let rfp_plies = depth - i32::from(self.knobs.rfp_improving && improving);
+            let rfp_clears =
+                |plies: i32| pruning_eval - self.knobs.reverse_futility_margin * plies >= beta;
             if self.knobs.reverse_futility
                 && depth <= self.knobs.reverse_futility_depth
                 && !(self.knobs.rfp_tt_pv && tt_pv)
-                && pruning_eval
-                    - self.knobs.reverse_futility_margin
-                        * (depth - i32::from(self.knobs.rfp_improving && improving)
-                            + if threatened {
-                                self.knobs.rfp_threat_plies
-                            } else {
-                                0
-                            })
-                    >= beta
+                && rfp_clears(rfp_plies)
+                // A threat widens the margin by `rfp_threat_plies`.
+                && (self.knobs.rfp_threat_plies == 0
+                    || rfp_clears(rfp_plies + self.knobs.rfp_threat_plies)
+                    || !threatened())
             {
                 return if self.knobs.rfp_blend {
                     (pruning_eval + beta) / 2
@@ -696,7 +696,7 @@ impl Worker<'_> {
                 && excluded.is_none()
                 && depth >= 3
                 && pruning_eval >= beta
-                && !(threatened && depth < self.knobs.null_move_threat_depth)
+                && !(depth < self.knobs.null_move_threat_depth && threatened())
                 && has_pieces(pos)
                 && let Some((null_pos, null_key)) = self.null_child(pos, key)
             {
