@@ -306,6 +306,18 @@ fn the_singular_extensions_refinements_change_its_search() {
 }
 
 #[test]
+fn the_non_pawn_correction_tables_act_only_with_the_correction_history() {
+    assert!(changes_the_search_from(
+        "correction_history=1",
+        "correction_nonpawn=100"
+    ));
+    assert!(!changes_the_search_from(
+        "correction_history=0",
+        "correction_nonpawn=100"
+    ));
+}
+
+#[test]
 fn every_search_feature_off_by_default_can_be_switched_on() {
     // Each switch with the knobs it needs to act at depth 8 (the default history margin
     // prunes next to nothing in a search this short, and since row 113's knobs the default

@@ -412,6 +412,11 @@ search_params! {
     /// Correction history: the largest correction (cp) either way. Useful within 20..200:
     /// c_end 10.
     CORRECTION_MAX correction_max: i32 = 96, [0, 1000], c_end 10.0, r_end 0.002;
+    /// Correction history: two more tables, keyed by each side's pieces other than pawns
+    /// (with the side to move), as Stockfish's non-pawn correction histories; their mean is
+    /// added to the pawn table's correction at this percent (0 = off). The sum stays within
+    /// `correction_max`. c_end 10.
+    CORRECTION_NONPAWN correction_nonpawn: i32 = 0, [0, 300], c_end 10.0, r_end 0.002;
     /// Singular extension: the table move is searched a ply deeper when a reduced search of
     /// the node without it fails low against the table's score less `singular_margin`·depth
     /// (it alone holds the score); when that search reaches beta instead, the node fails high

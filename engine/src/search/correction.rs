@@ -1,18 +1,21 @@
 //! Correction history: how far the static evaluation has been from the search's results in
-//! positions with the same pawns, learnt during the game and added to the evaluation.
+//! positions with the same pawns (and, optionally, the same pieces of one side), learnt during
+//! the game and added to the evaluation.
 //!
 //! The evaluation misjudges some pawn structures consistently (a blocked centre, a weak
 //! king's shelter the terms do not see); the searches below such nodes keep finding scores on
 //! the same side of it. Each node whose result says where its true score lies relative to the
 //! static evaluation moves its pawn structure's entry toward the difference, weighted by
-//! depth, and later static evaluations of that structure add the entry.
+//! depth, and later static evaluations of that structure add the entry. Two more tables,
+//! keyed by White's and by Black's pieces other than pawns (Stockfish's non-pawn correction
+//! histories), learn the same errors by piece placement; their mean is added at a percent.
 
-use shakmaty::{Chess, Color, Position};
+use shakmaty::{Board, Chess, Color, Position};
 
 use super::pawn_hash::pawn_index;
 use super::score::MATE_BOUND;
 
-/// Entries a side (a power of two): 2 × 16,384 × 4 bytes = 128 KiB.
+/// Entries a side (a power of two): 2 × 16,384 × 4 bytes = 128 KiB a table.
 const ENTRIES: usize = 1 << 14;
 const INDEX_BITS: u32 = ENTRIES.trailing_zeros();
 /// Entries hold centipawns times this, so that small updates are not lost to rounding.
@@ -22,57 +25,131 @@ const WEIGHT_SCALE: i32 = 256;
 /// The largest update weight (reached at depth 15).
 const MAX_WEIGHT: i32 = 16;
 
-/// One table per side to move, indexed by a hash of both sides' pawns.
+/// One table per side to move.
+type Table = [[i32; ENTRIES]; 2];
+
+/// A hash of one side's knights, bishops, rooks, queens and king: the key of its non-pawn
+/// table. Odd multipliers and rotations mix the bitboards; the high bits are the index bits.
+#[inline]
+fn non_pawn_index(board: &Board, color: Color) -> usize {
+    let own = board.by_color(color);
+    let part = |pieces: shakmaty::Bitboard, multiplier: u64, rotation: u32| {
+        (pieces & own)
+            .0
+            .wrapping_mul(multiplier)
+            .rotate_left(rotation)
+    };
+    let hash = part(board.knights(), 0x9E37_79B9_7F4A_7C15, 0)
+        ^ part(board.bishops(), 0xC2B2_AE3D_27D4_EB4F, 13)
+        ^ part(board.rooks(), 0x1656_67B1_9E37_79F9, 27)
+        ^ part(board.queens(), 0x27D4_EB2F_1656_67C5, 41)
+        ^ part(board.kings(), 0x85EB_CA77_C2B2_AE63, 53);
+    (hash.wrapping_mul(0xD6E8_FEB8_6659_FD93) >> (64 - INDEX_BITS)) as usize
+}
+
+/// The pawn table, and the non-pawn tables of White's pieces and of Black's.
 pub(crate) struct CorrectionHistory {
-    entries: Box<[[i32; ENTRIES]; 2]>,
+    pawn: Box<Table>,
+    non_pawn: Box<[Table; 2]>,
+}
+
+/// Where a position's entries are.
+struct Slots {
+    side: usize,
+    pawn: usize,
+    non_pawn: [usize; 2],
 }
 
 impl CorrectionHistory {
     pub(crate) fn new() -> Self {
         CorrectionHistory {
-            entries: Box::new([[0; ENTRIES]; 2]),
+            pawn: Box::new([[0; ENTRIES]; 2]),
+            non_pawn: Box::new([[[0; ENTRIES]; 2]; 2]),
         }
     }
 
     /// Forgets everything learnt (a new game).
     pub(crate) fn clear(&mut self) {
-        for side in self.entries.iter_mut() {
+        for side in self
+            .pawn
+            .iter_mut()
+            .chain(self.non_pawn.iter_mut().flatten())
+        {
             side.fill(0);
         }
     }
 
     #[inline]
-    fn slot(pos: &Chess) -> (usize, usize) {
-        (
-            usize::from(pos.turn() == Color::Black),
-            pawn_index(pos.board(), INDEX_BITS),
-        )
+    fn slots(pos: &Chess, non_pawn: bool) -> Slots {
+        let board = pos.board();
+        Slots {
+            side: usize::from(pos.turn() == Color::Black),
+            pawn: pawn_index(board, INDEX_BITS),
+            non_pawn: if non_pawn {
+                [
+                    non_pawn_index(board, Color::White),
+                    non_pawn_index(board, Color::Black),
+                ]
+            } else {
+                [0, 0]
+            },
+        }
     }
 
-    /// The correction (cp) for `pos`, at most `max` either way.
+    /// The correction (cp) for `pos`, at most `max` either way: the pawn table's entry plus
+    /// `non_pawn_percent` of the two non-pawn tables' mean.
     #[inline]
-    pub(crate) fn get(&self, pos: &Chess, max: i32) -> i32 {
-        let (side, index) = Self::slot(pos);
-        (self.entries[side][index] / GRAIN).clamp(-max, max)
+    pub(crate) fn get(&self, pos: &Chess, max: i32, non_pawn_percent: i32) -> i32 {
+        let slots = Self::slots(pos, non_pawn_percent > 0);
+        let mut sum = i64::from(self.pawn[slots.side][slots.pawn]);
+        if non_pawn_percent > 0 {
+            let pieces: i64 = (0..2)
+                .map(|color| i64::from(self.non_pawn[color][slots.side][slots.non_pawn[color]]))
+                .sum();
+            sum += pieces * i64::from(non_pawn_percent) / 200;
+        }
+        let max = i64::from(max);
+        (sum / i64::from(GRAIN)).clamp(-max, max) as i32
     }
 
     /// `raw_eval + get(pos)`, kept clear of the mate range.
     #[inline]
-    pub(crate) fn corrected(&self, pos: &Chess, raw_eval: i32, max: i32) -> i32 {
-        (raw_eval + self.get(pos, max)).clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
+    pub(crate) fn corrected(
+        &self,
+        pos: &Chess,
+        raw_eval: i32,
+        max: i32,
+        non_pawn_percent: i32,
+    ) -> i32 {
+        (raw_eval + self.get(pos, max, non_pawn_percent)).clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
     }
 
-    /// Moves the entry of `pos` toward `score - raw_eval`, the error a search of `depth` plies
-    /// found in the static evaluation, by a share that grows with depth. Entries stay within
-    /// `max` cp.
+    /// Moves the entries of `pos` toward `score - raw_eval`, the error a search of `depth`
+    /// plies found in the static evaluation, by a share that grows with depth: the pawn
+    /// table's, and the non-pawn tables' when `non_pawn`. Entries stay within `max` cp.
     #[inline]
-    pub(crate) fn update(&mut self, pos: &Chess, depth: i32, raw_eval: i32, score: i32, max: i32) {
-        let (side, index) = Self::slot(pos);
-        let entry = &mut self.entries[side][index];
+    pub(crate) fn update(
+        &mut self,
+        pos: &Chess,
+        depth: i32,
+        raw_eval: i32,
+        score: i32,
+        max: i32,
+        non_pawn: bool,
+    ) {
+        let slots = Self::slots(pos, non_pawn);
         let target = (score - raw_eval).clamp(-max, max) * GRAIN;
         let weight = (depth + 1).clamp(1, MAX_WEIGHT);
-        let moved = (*entry * (WEIGHT_SCALE - weight) + target * weight) / WEIGHT_SCALE;
-        *entry = moved.clamp(-max * GRAIN, max * GRAIN);
+        let learn = |entry: &mut i32| {
+            let moved = (*entry * (WEIGHT_SCALE - weight) + target * weight) / WEIGHT_SCALE;
+            *entry = moved.clamp(-max * GRAIN, max * GRAIN);
+        };
+        learn(&mut self.pawn[slots.side][slots.pawn]);
+        if non_pawn {
+            for color in 0..2 {
+                learn(&mut self.non_pawn[color][slots.side][slots.non_pawn[color]]);
+            }
+        }
     }
 }
 
@@ -92,23 +169,23 @@ mod tests {
     fn updates_move_the_entry_toward_the_error_and_stay_within_the_limit() {
         let mut history = CorrectionHistory::new();
         let pos = Chess::default();
-        assert_eq!(history.get(&pos, 100), 0);
+        assert_eq!(history.get(&pos, 100, 0), 0);
         for _ in 0..200 {
-            history.update(&pos, 15, 20, 80, 100);
+            history.update(&pos, 15, 20, 80, 100, false);
         }
         // The entry converges to the error, +60 cp.
-        assert!((58..=60).contains(&history.get(&pos, 100)));
+        assert!((58..=60).contains(&history.get(&pos, 100, 0)));
         assert_eq!(
-            history.corrected(&pos, 20, 100),
-            20 + history.get(&pos, 100)
+            history.corrected(&pos, 20, 100, 0),
+            20 + history.get(&pos, 100, 0)
         );
         for _ in 0..500 {
-            history.update(&pos, 15, 0, -1000, 100);
+            history.update(&pos, 15, 0, -1000, 100, false);
         }
         // Within rounding of the limit.
-        assert!((-100..=-99).contains(&history.get(&pos, 100)));
+        assert!((-100..=-99).contains(&history.get(&pos, 100, 0)));
         // A smaller limit clamps what is read.
-        assert_eq!(history.get(&pos, 30), -30);
+        assert_eq!(history.get(&pos, 30, 0), -30);
     }
 
     #[test]
@@ -116,19 +193,49 @@ mod tests {
         let mut history = CorrectionHistory::new();
         let start = Chess::default();
         for _ in 0..100 {
-            history.update(&start, 10, 0, 50, 100);
+            history.update(&start, 10, 0, 50, 100, false);
         }
-        let learnt = history.get(&start, 100);
+        let learnt = history.get(&start, 100, 0);
         assert!(learnt > 20);
         // The same pawns and side to move, pieces elsewhere: the same entry.
         let knights_out = position("rnbqkb1r/pppppppp/5n2/8/8/5N2/PPPPPPPP/RNBQKB1R w KQkq - 2 2");
-        assert_eq!(history.get(&knights_out, 100), learnt);
+        assert_eq!(history.get(&knights_out, 100, 0), learnt);
         // Black to move, or another pawn structure: (almost surely) another entry.
         let black = position("rnbqkbnr/pppppppp/8/8/8/5N2/PPPPPPPP/RNBQKB1R b KQkq - 1 1");
-        assert_eq!(history.get(&black, 100), 0);
+        assert_eq!(history.get(&black, 100, 0), 0);
         let e4 = position("rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2");
-        assert_eq!(history.get(&e4, 100), 0);
+        assert_eq!(history.get(&e4, 100, 0), 0);
         history.clear();
-        assert_eq!(history.get(&start, 100), 0);
+        assert_eq!(history.get(&start, 100, 0), 0);
+    }
+
+    #[test]
+    fn non_pawn_tables_learn_by_each_sides_pieces() {
+        let mut history = CorrectionHistory::new();
+        let start = Chess::default();
+        for _ in 0..200 {
+            history.update(&start, 15, 0, 40, 100, true);
+        }
+        // All three tables hold +40: the pawn entry plus the mean of the other two at 100 %.
+        assert!((78..=80).contains(&history.get(&start, 100, 100)));
+        assert!((58..=60).contains(&history.get(&start, 100, 50)));
+        assert!((38..=40).contains(&history.get(&start, 100, 0)));
+        // The sum is clamped to the limit.
+        assert_eq!(history.get(&start, 50, 100), 50);
+        // White's knights moved, pawns and Black's pieces unchanged: the pawn entry and Black's
+        // non-pawn entry carry over, White's does not (half of the non-pawn mean is left).
+        let knight_out = position("rnbqkbnr/pppppppp/8/8/8/5N2/PPPPPPPP/RNBQKB1R w KQkq - 2 2");
+        assert!((58..=60).contains(&history.get(&knight_out, 100, 100)));
+        // Without the non-pawn tables, updates leave them alone.
+        let mut pawn_only = CorrectionHistory::new();
+        for _ in 0..200 {
+            pawn_only.update(&start, 15, 0, 40, 100, false);
+        }
+        assert_eq!(
+            pawn_only.get(&start, 100, 100),
+            pawn_only.get(&start, 100, 0)
+        );
+        history.clear();
+        assert_eq!(history.get(&start, 100, 100), 0);
     }
 }

@@ -172,8 +172,12 @@ impl Worker<'_> {
         let raw = self.evaluate(pos, ply);
         if self.knobs.correction_history {
             (
-                self.correction
-                    .corrected(pos, raw, self.knobs.correction_max),
+                self.correction.corrected(
+                    pos,
+                    raw,
+                    self.knobs.correction_max,
+                    self.knobs.correction_nonpawn,
+                ),
                 raw,
             )
         } else {
@@ -1332,8 +1336,14 @@ impl Worker<'_> {
                 Bound::Upper => best_score < static_eval,
             }
         {
-            self.correction
-                .update(pos, depth, raw_eval, best_score, self.knobs.correction_max);
+            self.correction.update(
+                pos,
+                depth,
+                raw_eval,
+                best_score,
+                self.knobs.correction_max,
+                self.knobs.correction_nonpawn > 0,
+            );
         }
         let packed = best_move.map_or(PackedMove::NONE, PackedMove::new);
         self.tt
