@@ -186,6 +186,10 @@ fn every_search_feature_can_be_switched_off() {
         "lmr_not_improving=0 changed nothing"
     );
     assert!(
+        changes_the_search("correction_history=0"),
+        "correction_history=0 changed nothing"
+    );
+    assert!(
         changes_the_search("lmr_killers=0"),
         "lmr_killers=0 changed nothing"
     );
@@ -307,13 +311,13 @@ fn the_singular_extensions_refinements_change_its_search() {
 
 #[test]
 fn the_non_pawn_correction_tables_act_only_with_the_correction_history() {
-    assert!(changes_the_search_from(
-        "correction_history=1",
-        "correction_nonpawn=100"
-    ));
+    assert!(
+        changes_the_search("correction_nonpawn=0"),
+        "correction_nonpawn=0 changed nothing"
+    );
     assert!(!changes_the_search_from(
         "correction_history=0",
-        "correction_nonpawn=100"
+        "correction_nonpawn=0"
     ));
 }
 
@@ -328,7 +332,6 @@ fn every_search_feature_off_by_default_can_be_switched_on() {
         "history_pruning=1 history_prune_margin=250",
         "lmr_bad_captures=1",
         "null_move_eval=1 null_move_eval_divisor=50",
-        "correction_history=1",
         "probcut=1",
         "tt_cutoff_history=1",
         "lmr_research_adjust=1",

@@ -407,16 +407,18 @@ search_params! {
     QSEARCH_TT_EVAL qsearch_tt_eval: bool = true, [0, 1], c_end 0.5, r_end 0.002;
     /// Correction history (`search/correction.rs`): the static evaluation plus what the
     /// searches of this game found it to be off by in positions with the same pawns and side
-    /// to move, for pruning and the quiescence stand pat.
-    CORRECTION_HISTORY correction_history: bool = false, [0, 1], c_end 0.5, r_end 0.002;
+    /// to move, for pruning and the quiescence stand pat. On since `docs/strength.md` row 153
+    /// (with `correction_nonpawn` 100).
+    CORRECTION_HISTORY correction_history: bool = true, [0, 1], c_end 0.5, r_end 0.002;
     /// Correction history: the largest correction (cp) either way. Useful within 20..200:
     /// c_end 10.
     CORRECTION_MAX correction_max: i32 = 96, [0, 1000], c_end 10.0, r_end 0.002;
     /// Correction history: two more tables, keyed by each side's pieces other than pawns
     /// (with the side to move), as Stockfish's non-pawn correction histories; their mean is
     /// added to the pawn table's correction at this percent (0 = off). The sum stays within
-    /// `correction_max`. c_end 10.
-    CORRECTION_NONPAWN correction_nonpawn: i32 = 0, [0, 300], c_end 10.0, r_end 0.002;
+    /// `correction_max`. 100 since `docs/strength.md` row 153 (lost at 5,000 nodes, row 117).
+    /// c_end 10.
+    CORRECTION_NONPAWN correction_nonpawn: i32 = 100, [0, 300], c_end 10.0, r_end 0.002;
     /// Singular extension: the table move is searched a ply deeper when a reduced search of
     /// the node without it fails low against the table's score less `singular_margin`·depth
     /// (it alone holds the score); when that search reaches beta instead, the node fails high
