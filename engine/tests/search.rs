@@ -319,6 +319,10 @@ fn the_non_pawn_correction_tables_act_only_with_the_correction_history() {
         "correction_history=0",
         "correction_nonpawn=0"
     ));
+    assert!(!changes_the_search_from(
+        "correction_history=0",
+        "correction_continuation=100"
+    ));
 }
 
 #[test]
@@ -349,6 +353,7 @@ fn every_search_feature_off_by_default_can_be_switched_on() {
         "null_move_threat_depth=5",
         "capture_history_threats=1",
         "history_overshoot_margin=150",
+        "correction_continuation=100",
     ] {
         assert!(
             changes_the_search(assignments),

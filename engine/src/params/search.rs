@@ -419,6 +419,11 @@ search_params! {
     /// `correction_max`. 100 since `docs/strength.md` row 153 (lost at 5,000 nodes, row 117).
     /// c_end 10.
     CORRECTION_NONPAWN correction_nonpawn: i32 = 100, [0, 300], c_end 10.0, r_end 0.002;
+    /// Correction history: one more table, keyed by the last two moves' pieces and target
+    /// squares (Stockfish's continuation correction history), whose entry is added to the
+    /// others' correction at this percent (0 = off). The sum stays within `correction_max`.
+    /// c_end 10.
+    CORRECTION_CONTINUATION correction_continuation: i32 = 0, [0, 300], c_end 10.0, r_end 0.002;
     /// Singular extension: the table move is searched a ply deeper when a reduced search of
     /// the node without it fails low against the table's score less `singular_margin`·depth
     /// (it alone holds the score); when that search reaches beta instead, the node fails high

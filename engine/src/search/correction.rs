@@ -9,9 +9,13 @@
 //! depth, and later static evaluations of that structure add the entry. Two more tables,
 //! keyed by White's and by Black's pieces other than pawns (Stockfish's non-pawn correction
 //! histories), learn the same errors by piece placement; their mean is added at a percent.
+//! A continuation table, keyed by the last two moves' pieces and target squares (Stockfish's
+//! continuation correction history), learns what a line of play leaves the evaluation
+//! missing; it too is added at a percent.
 
 use shakmaty::{Board, Chess, Color, Position};
 
+use super::ordering::{MOVE_KEYS, NO_MOVE_KEY};
 use super::pawn_hash::pawn_index;
 use super::score::MATE_BOUND;
 
@@ -47,10 +51,36 @@ fn non_pawn_index(board: &Board, color: Color) -> usize {
     (hash.wrapping_mul(0xD6E8_FEB8_6659_FD93) >> (64 - INDEX_BITS)) as usize
 }
 
-/// The pawn table, and the non-pawn tables of White's pieces and of Black's.
+/// The pawn table, the non-pawn tables of White's pieces and of Black's, and the
+/// continuation table (by the move two plies back, then the last move: 769 × 769 × 4 bytes
+/// = 2.4 MB, the last row and column unused; the mover's colour is in each key, so no side
+/// index is needed).
 pub(crate) struct CorrectionHistory {
     pawn: Box<Table>,
     non_pawn: Box<[Table; 2]>,
+    continuation: Box<[[i32; MOVE_KEYS]]>,
+}
+
+/// The tables a correction reads, and their weights.
+#[derive(Clone, Copy)]
+pub(crate) struct Weights {
+    /// The largest correction (cp) either way.
+    pub max: i32,
+    /// The non-pawn tables' mean, in percent (0: not read or learnt).
+    pub non_pawn: i32,
+    /// The continuation table's entry, in percent (0: not read or learnt).
+    pub continuation: i32,
+}
+
+/// The last two moves of the path to a position (piece and target square, as
+/// [`super::ordering::Heuristics::move_keys`] gives them): the continuation table's key.
+pub(crate) type MoveKeys = [usize; 2];
+
+/// The continuation entry of `moves`: none unless both moves were played (not before the
+/// root, not a null move), so that unrelated lines do not share a row.
+#[inline]
+fn continuation_slot(moves: MoveKeys) -> Option<MoveKeys> {
+    moves.iter().all(|&key| key != NO_MOVE_KEY).then_some(moves)
 }
 
 /// Where a position's entries are.
@@ -65,6 +95,7 @@ impl CorrectionHistory {
         CorrectionHistory {
             pawn: Box::new([[0; ENTRIES]; 2]),
             non_pawn: Box::new([[[0; ENTRIES]; 2]; 2]),
+            continuation: vec![[0; MOVE_KEYS]; MOVE_KEYS].into_boxed_slice(),
         }
     }
 
@@ -76,6 +107,9 @@ impl CorrectionHistory {
             .chain(self.non_pawn.iter_mut().flatten())
         {
             side.fill(0);
+        }
+        for row in self.continuation.iter_mut() {
+            row.fill(0);
         }
     }
 
@@ -96,19 +130,26 @@ impl CorrectionHistory {
         }
     }
 
-    /// The correction (cp) for `pos`, at most `max` either way: the pawn table's entry plus
-    /// `non_pawn_percent` of the two non-pawn tables' mean.
+    /// The correction (cp) for `pos`, reached by the moves `moves`, at most `weights.max`
+    /// either way: the pawn table's entry, plus the non-pawn tables' mean and the
+    /// continuation entry at their percents.
     #[inline]
-    pub(crate) fn get(&self, pos: &Chess, max: i32, non_pawn_percent: i32) -> i32 {
-        let slots = Self::slots(pos, non_pawn_percent > 0);
+    pub(crate) fn get(&self, pos: &Chess, moves: MoveKeys, weights: Weights) -> i32 {
+        let slots = Self::slots(pos, weights.non_pawn > 0);
         let mut sum = i64::from(self.pawn[slots.side][slots.pawn]);
-        if non_pawn_percent > 0 {
+        if weights.non_pawn > 0 {
             let pieces: i64 = (0..2)
                 .map(|color| i64::from(self.non_pawn[color][slots.side][slots.non_pawn[color]]))
                 .sum();
-            sum += pieces * i64::from(non_pawn_percent) / 200;
+            sum += pieces * i64::from(weights.non_pawn) / 200;
         }
-        let max = i64::from(max);
+        if weights.continuation > 0
+            && let Some([before, last]) = continuation_slot(moves)
+        {
+            sum +=
+                i64::from(self.continuation[before][last]) * i64::from(weights.continuation) / 100;
+        }
+        let max = i64::from(weights.max);
         (sum / i64::from(GRAIN)).clamp(-max, max) as i32
     }
 
@@ -117,27 +158,29 @@ impl CorrectionHistory {
     pub(crate) fn corrected(
         &self,
         pos: &Chess,
+        moves: MoveKeys,
         raw_eval: i32,
-        max: i32,
-        non_pawn_percent: i32,
+        weights: Weights,
     ) -> i32 {
-        (raw_eval + self.get(pos, max, non_pawn_percent)).clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
+        (raw_eval + self.get(pos, moves, weights)).clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
     }
 
-    /// Moves the entries of `pos` toward `score - raw_eval`, the error a search of `depth`
-    /// plies found in the static evaluation, by a share that grows with depth: the pawn
-    /// table's, and the non-pawn tables' when `non_pawn`. Entries stay within `max` cp.
+    /// Moves the entries of `pos` (reached by `moves`) toward `score - raw_eval`, the error a
+    /// search of `depth` plies found in the static evaluation, by a share that grows with
+    /// depth: the pawn table's, and the others' whose weight is above 0. Entries stay within
+    /// `weights.max` cp.
     #[inline]
     pub(crate) fn update(
         &mut self,
         pos: &Chess,
+        moves: MoveKeys,
         depth: i32,
         raw_eval: i32,
         score: i32,
-        max: i32,
-        non_pawn: bool,
+        weights: Weights,
     ) {
-        let slots = Self::slots(pos, non_pawn);
+        let max = weights.max;
+        let slots = Self::slots(pos, weights.non_pawn > 0);
         let target = (score - raw_eval).clamp(-max, max) * GRAIN;
         let weight = (depth + 1).clamp(1, MAX_WEIGHT);
         let learn = |entry: &mut i32| {
@@ -145,10 +188,15 @@ impl CorrectionHistory {
             *entry = moved.clamp(-max * GRAIN, max * GRAIN);
         };
         learn(&mut self.pawn[slots.side][slots.pawn]);
-        if non_pawn {
+        if weights.non_pawn > 0 {
             for color in 0..2 {
                 learn(&mut self.non_pawn[color][slots.side][slots.non_pawn[color]]);
             }
+        }
+        if weights.continuation > 0
+            && let Some([before, last]) = continuation_slot(moves)
+        {
+            learn(&mut self.continuation[before][last]);
         }
     }
 }
@@ -157,6 +205,17 @@ impl CorrectionHistory {
 mod tests {
     use super::*;
     use shakmaty::fen::Fen;
+
+    /// No moves known (the root).
+    const ROOT: MoveKeys = [NO_MOVE_KEY, NO_MOVE_KEY];
+
+    fn weights(max: i32, non_pawn: i32) -> Weights {
+        Weights {
+            max,
+            non_pawn,
+            continuation: 0,
+        }
+    }
 
     fn position(fen: &str) -> Chess {
         fen.parse::<Fen>()
@@ -169,23 +228,23 @@ mod tests {
     fn updates_move_the_entry_toward_the_error_and_stay_within_the_limit() {
         let mut history = CorrectionHistory::new();
         let pos = Chess::default();
-        assert_eq!(history.get(&pos, 100, 0), 0);
+        assert_eq!(history.get(&pos, ROOT, weights(100, 0)), 0);
         for _ in 0..200 {
-            history.update(&pos, 15, 20, 80, 100, false);
+            history.update(&pos, ROOT, 15, 20, 80, weights(100, 0));
         }
         // The entry converges to the error, +60 cp.
-        assert!((58..=60).contains(&history.get(&pos, 100, 0)));
+        assert!((58..=60).contains(&history.get(&pos, ROOT, weights(100, 0))));
         assert_eq!(
-            history.corrected(&pos, 20, 100, 0),
-            20 + history.get(&pos, 100, 0)
+            history.corrected(&pos, ROOT, 20, weights(100, 0)),
+            20 + history.get(&pos, ROOT, weights(100, 0))
         );
         for _ in 0..500 {
-            history.update(&pos, 15, 0, -1000, 100, false);
+            history.update(&pos, ROOT, 15, 0, -1000, weights(100, 0));
         }
         // Within rounding of the limit.
-        assert!((-100..=-99).contains(&history.get(&pos, 100, 0)));
+        assert!((-100..=-99).contains(&history.get(&pos, ROOT, weights(100, 0))));
         // A smaller limit clamps what is read.
-        assert_eq!(history.get(&pos, 30, 0), -30);
+        assert_eq!(history.get(&pos, ROOT, weights(30, 0)), -30);
     }
 
     #[test]
@@ -193,20 +252,20 @@ mod tests {
         let mut history = CorrectionHistory::new();
         let start = Chess::default();
         for _ in 0..100 {
-            history.update(&start, 10, 0, 50, 100, false);
+            history.update(&start, ROOT, 10, 0, 50, weights(100, 0));
         }
-        let learnt = history.get(&start, 100, 0);
+        let learnt = history.get(&start, ROOT, weights(100, 0));
         assert!(learnt > 20);
         // The same pawns and side to move, pieces elsewhere: the same entry.
         let knights_out = position("rnbqkb1r/pppppppp/5n2/8/8/5N2/PPPPPPPP/RNBQKB1R w KQkq - 2 2");
-        assert_eq!(history.get(&knights_out, 100, 0), learnt);
+        assert_eq!(history.get(&knights_out, ROOT, weights(100, 0)), learnt);
         // Black to move, or another pawn structure: (almost surely) another entry.
         let black = position("rnbqkbnr/pppppppp/8/8/8/5N2/PPPPPPPP/RNBQKB1R b KQkq - 1 1");
-        assert_eq!(history.get(&black, 100, 0), 0);
+        assert_eq!(history.get(&black, ROOT, weights(100, 0)), 0);
         let e4 = position("rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2");
-        assert_eq!(history.get(&e4, 100, 0), 0);
+        assert_eq!(history.get(&e4, ROOT, weights(100, 0)), 0);
         history.clear();
-        assert_eq!(history.get(&start, 100, 0), 0);
+        assert_eq!(history.get(&start, ROOT, weights(100, 0)), 0);
     }
 
     #[test]
@@ -214,28 +273,73 @@ mod tests {
         let mut history = CorrectionHistory::new();
         let start = Chess::default();
         for _ in 0..200 {
-            history.update(&start, 15, 0, 40, 100, true);
+            history.update(&start, ROOT, 15, 0, 40, weights(100, 100));
         }
         // All three tables hold +40: the pawn entry plus the mean of the other two at 100 %.
-        assert!((78..=80).contains(&history.get(&start, 100, 100)));
-        assert!((58..=60).contains(&history.get(&start, 100, 50)));
-        assert!((38..=40).contains(&history.get(&start, 100, 0)));
+        assert!((78..=80).contains(&history.get(&start, ROOT, weights(100, 100))));
+        assert!((58..=60).contains(&history.get(&start, ROOT, weights(100, 50))));
+        assert!((38..=40).contains(&history.get(&start, ROOT, weights(100, 0))));
         // The sum is clamped to the limit.
-        assert_eq!(history.get(&start, 50, 100), 50);
+        assert_eq!(history.get(&start, ROOT, weights(50, 100)), 50);
         // White's knights moved, pawns and Black's pieces unchanged: the pawn entry and Black's
         // non-pawn entry carry over, White's does not (half of the non-pawn mean is left).
         let knight_out = position("rnbqkbnr/pppppppp/8/8/8/5N2/PPPPPPPP/RNBQKB1R w KQkq - 2 2");
-        assert!((58..=60).contains(&history.get(&knight_out, 100, 100)));
+        assert!((58..=60).contains(&history.get(&knight_out, ROOT, weights(100, 100))));
         // Without the non-pawn tables, updates leave them alone.
         let mut pawn_only = CorrectionHistory::new();
         for _ in 0..200 {
-            pawn_only.update(&start, 15, 0, 40, 100, false);
+            pawn_only.update(&start, ROOT, 15, 0, 40, weights(100, 0));
         }
         assert_eq!(
-            pawn_only.get(&start, 100, 100),
-            pawn_only.get(&start, 100, 0)
+            pawn_only.get(&start, ROOT, weights(100, 100)),
+            pawn_only.get(&start, ROOT, weights(100, 0))
         );
         history.clear();
-        assert_eq!(history.get(&start, 100, 100), 0);
+        assert_eq!(history.get(&start, ROOT, weights(100, 100)), 0);
+    }
+
+    #[test]
+    fn the_continuation_table_learns_by_the_last_two_moves() {
+        let mut history = CorrectionHistory::new();
+        let start = Chess::default();
+        let with_continuation = Weights {
+            max: 100,
+            non_pawn: 0,
+            continuation: 100,
+        };
+        let line: MoveKeys = [3, 700];
+        for _ in 0..200 {
+            history.update(&start, line, 15, 0, 40, with_continuation);
+        }
+        // The pawn entry and the continuation entry each hold +40.
+        assert!((78..=80).contains(&history.get(&start, line, with_continuation)));
+        // Another line to the same position reads only the pawn entry.
+        assert!((38..=40).contains(&history.get(&start, [3, 701], with_continuation)));
+        // At half weight, half the continuation entry.
+        let half = Weights {
+            continuation: 50,
+            ..with_continuation
+        };
+        assert!((58..=60).contains(&history.get(&start, line, half)));
+        // Off, it is neither read nor learnt.
+        assert!((38..=40).contains(&history.get(&start, line, weights(100, 0))));
+        let mut pawn_only = CorrectionHistory::new();
+        for _ in 0..200 {
+            pawn_only.update(&start, line, 15, 0, 40, weights(100, 0));
+        }
+        assert_eq!(
+            pawn_only.get(&start, line, with_continuation),
+            pawn_only.get(&start, line, weights(100, 0))
+        );
+        // A null move (or the root) in the line: no continuation entry.
+        for _ in 0..200 {
+            history.update(&start, [NO_MOVE_KEY, 700], 15, 0, -40, with_continuation);
+        }
+        assert_eq!(
+            history.get(&start, [NO_MOVE_KEY, 700], with_continuation),
+            history.get(&start, [NO_MOVE_KEY, 700], weights(100, 0))
+        );
+        history.clear();
+        assert_eq!(history.get(&start, line, with_continuation), 0);
     }
 }

@@ -32,6 +32,11 @@ const PIECE_SQUARES: usize = 12 * 64;
 /// No move at this ply (before the root, or a null move): the continuation history's last
 /// row, which stays zero (never updated), so that scoring adds it without a test.
 const NO_PIECE_SQUARE: usize = PIECE_SQUARES;
+/// The keys of a move (piece and target square, or none) that other tables may use: the
+/// correction history's continuation table.
+pub(crate) const MOVE_KEYS: usize = PIECE_SQUARES + 1;
+/// No move: before the root, or a null move.
+pub(crate) const NO_MOVE_KEY: usize = NO_PIECE_SQUARE;
 /// Index bits of the pawn history: 512 pawn structures (1.5 MB).
 const PAWN_HISTORY_BITS: u32 = 9;
 
@@ -151,6 +156,12 @@ impl Heuristics {
     pub(crate) fn set_played(&mut self, ply: usize, turn: Color, m: Option<Move>) {
         self.played[ply] = m.map_or(NO_PIECE_SQUARE, |m| piece_square(turn, m));
         self.played_moves[ply] = m;
+    }
+
+    /// The keys (piece and target square) of the moves two plies and one ply before `ply`.
+    #[inline]
+    pub(crate) fn move_keys(&self, ply: usize) -> [usize; 2] {
+        [self.played_before(ply, 2), self.played_before(ply, 1)]
     }
 
     /// The move played at `ply` of the current path, if a quiet one.

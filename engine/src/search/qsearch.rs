@@ -222,6 +222,8 @@ impl Worker<'_> {
             child.play_unchecked(m);
             let child_key = incremental.unwrap_or_else(|| played_child_key(pos, key, m, &child));
             self.set_child(ply, pos, m, child_key);
+            // The correction history's continuation table keys the child by this move.
+            self.heuristics.set_played(ply, pos.turn(), Some(m));
             let score = -self.qsearch(&child, child_key, -beta, -alpha, ply + 1, qply + 1);
             if self.aborted {
                 return 0;

@@ -13,7 +13,7 @@ use shakmaty::{
     Role, Square,
 };
 
-use super::correction::CorrectionHistory;
+use super::correction::{self, CorrectionHistory};
 use super::draw::{KeyStack, is_fifty_move_draw, is_insufficient_material};
 use super::eval_cache::EvalCache;
 use super::knobs::{Knobs, LmrTable};
@@ -171,17 +171,21 @@ impl Worker<'_> {
     pub(crate) fn corrected_evaluate(&mut self, pos: &Chess, ply: usize) -> (i32, i32) {
         let raw = self.evaluate(pos, ply);
         if self.knobs.correction_history {
-            (
-                self.correction.corrected(
-                    pos,
-                    raw,
-                    self.knobs.correction_max,
-                    self.knobs.correction_nonpawn,
-                ),
-                raw,
-            )
+            let moves = self.heuristics.move_keys(ply);
+            let weights = self.correction_weights();
+            (self.correction.corrected(pos, moves, raw, weights), raw)
         } else {
             (raw, raw)
+        }
+    }
+
+    /// The correction history's knobs.
+    #[inline]
+    fn correction_weights(&self) -> correction::Weights {
+        correction::Weights {
+            max: self.knobs.correction_max,
+            non_pawn: self.knobs.correction_nonpawn,
+            continuation: self.knobs.correction_continuation,
         }
     }
 
@@ -1336,14 +1340,10 @@ impl Worker<'_> {
                 Bound::Upper => best_score < static_eval,
             }
         {
-            self.correction.update(
-                pos,
-                depth,
-                raw_eval,
-                best_score,
-                self.knobs.correction_max,
-                self.knobs.correction_nonpawn > 0,
-            );
+            let moves = self.heuristics.move_keys(ply);
+            let weights = self.correction_weights();
+            self.correction
+                .update(pos, moves, depth, raw_eval, best_score, weights);
         }
         let packed = best_move.map_or(PackedMove::NONE, PackedMove::new);
         self.tt
