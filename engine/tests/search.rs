@@ -310,7 +310,7 @@ fn the_singular_extensions_refinements_change_its_search() {
 }
 
 #[test]
-fn the_non_pawn_correction_tables_act_only_with_the_correction_history() {
+fn the_correction_tables_and_rate_act_only_with_the_correction_history() {
     assert!(
         changes_the_search("correction_nonpawn=0"),
         "correction_nonpawn=0 changed nothing"
@@ -322,6 +322,14 @@ fn the_non_pawn_correction_tables_act_only_with_the_correction_history() {
     assert!(!changes_the_search_from(
         "correction_history=0",
         "correction_continuation=100"
+    ));
+    assert!(
+        changes_the_search("correction_rate=200"),
+        "correction_rate=200 changed nothing"
+    );
+    assert!(!changes_the_search_from(
+        "correction_history=0",
+        "correction_rate=200"
     ));
 }
 

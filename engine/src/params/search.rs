@@ -424,6 +424,10 @@ search_params! {
     /// others' correction at this percent (0 = off). The sum stays within `correction_max`.
     /// c_end 10.
     CORRECTION_CONTINUATION correction_continuation: i32 = 0, [0, 300], c_end 10.0, r_end 0.002;
+    /// Correction history: how fast its entries learn, in percent of the update weights (a
+    /// search of depth d moves an entry (d + 1)/256 of the way to its error at 100, at most
+    /// 16/256). c_end 10.
+    CORRECTION_RATE correction_rate: i32 = 100, [10, 800], c_end 10.0, r_end 0.002;
     /// Singular extension: the table move is searched a ply deeper when a reduced search of
     /// the node without it fails low against the table's score less `singular_margin`·depth
     /// (it alone holds the score); when that search reaches beta instead, the node fails high

@@ -26,7 +26,7 @@ const INDEX_BITS: u32 = ENTRIES.trailing_zeros();
 const GRAIN: i32 = 256;
 /// The weights of an update are out of this.
 const WEIGHT_SCALE: i32 = 256;
-/// The largest update weight (reached at depth 15).
+/// The largest update weight at a rate of 100 % (reached at depth 15).
 const MAX_WEIGHT: i32 = 16;
 
 /// One table per side to move.
@@ -70,6 +70,9 @@ pub(crate) struct Weights {
     pub non_pawn: i32,
     /// The continuation table's entry, in percent (0: not read or learnt).
     pub continuation: i32,
+    /// How fast entries learn: the update weights in percent (100: a search of depth d
+    /// moves an entry (d + 1)/256 of the way, up to 16/256).
+    pub rate: i32,
 }
 
 /// The last two moves of the path to a position (piece and target square, as
@@ -182,7 +185,7 @@ impl CorrectionHistory {
         let max = weights.max;
         let slots = Self::slots(pos, weights.non_pawn > 0);
         let target = (score - raw_eval).clamp(-max, max) * GRAIN;
-        let weight = (depth + 1).clamp(1, MAX_WEIGHT);
+        let weight = ((depth + 1).clamp(1, MAX_WEIGHT) * weights.rate / 100).clamp(1, WEIGHT_SCALE);
         let learn = |entry: &mut i32| {
             let moved = (*entry * (WEIGHT_SCALE - weight) + target * weight) / WEIGHT_SCALE;
             *entry = moved.clamp(-max * GRAIN, max * GRAIN);
@@ -214,6 +217,7 @@ mod tests {
             max,
             non_pawn,
             continuation: 0,
+            rate: 100,
         }
     }
 
@@ -303,9 +307,8 @@ mod tests {
         let mut history = CorrectionHistory::new();
         let start = Chess::default();
         let with_continuation = Weights {
-            max: 100,
-            non_pawn: 0,
             continuation: 100,
+            ..weights(100, 0)
         };
         let line: MoveKeys = [3, 700];
         for _ in 0..200 {
@@ -341,5 +344,23 @@ mod tests {
         );
         history.clear();
         assert_eq!(history.get(&start, line, with_continuation), 0);
+    }
+
+    #[test]
+    fn the_rate_scales_how_far_an_update_moves_an_entry() {
+        let start = Chess::default();
+        let learnt = |rate| {
+            let mut history = CorrectionHistory::new();
+            let faster = Weights {
+                rate,
+                ..weights(100, 0)
+            };
+            // One update of depth 15: 16/256 of 80 cp at 100 %, 5 cp.
+            history.update(&start, ROOT, 15, 0, 80, faster);
+            history.get(&start, ROOT, faster)
+        };
+        assert_eq!(learnt(100), 5);
+        assert_eq!(learnt(200), 10);
+        assert_eq!(learnt(50), 2);
     }
 }

@@ -186,6 +186,7 @@ impl Worker<'_> {
             max: self.knobs.correction_max,
             non_pawn: self.knobs.correction_nonpawn,
             continuation: self.knobs.correction_continuation,
+            rate: self.knobs.correction_rate,
         }
     }
 
