@@ -428,6 +428,11 @@ search_params! {
     /// search of depth d moves an entry (d + 1)/256 of the way to its error at 100, at most
     /// 16/256). c_end 10.
     CORRECTION_RATE correction_rate: i32 = 100, [10, 800], c_end 10.0, r_end 0.002;
+    /// Correction history: every table learns what the correction read as a whole still
+    /// misses (the search's score less the corrected evaluation), as Stockfish's do, instead
+    /// of each table learning the whole error on its own (with several tables the sum then
+    /// counts the error more than once). With the pawn table alone the two are the same.
+    CORRECTION_RESIDUAL correction_residual: bool = false, [0, 1], c_end 0.5, r_end 0.002;
     /// Singular extension: the table move is searched a ply deeper when a reduced search of
     /// the node without it fails low against the table's score less `singular_margin`·depth
     /// (it alone holds the score); when that search reaches beta instead, the node fails high

@@ -73,6 +73,9 @@ pub(crate) struct Weights {
     /// How fast entries learn: the update weights in percent (100: a search of depth d
     /// moves an entry (d + 1)/256 of the way, up to 16/256).
     pub rate: i32,
+    /// Whether every table learns the error the whole correction leaves (the residual),
+    /// rather than each the whole error on its own.
+    pub residual: bool,
 }
 
 /// The last two moves of the path to a position (piece and target square, as
@@ -139,6 +142,12 @@ impl CorrectionHistory {
     #[inline]
     pub(crate) fn get(&self, pos: &Chess, moves: MoveKeys, weights: Weights) -> i32 {
         let slots = Self::slots(pos, weights.non_pawn > 0);
+        self.read(&slots, moves, weights)
+    }
+
+    /// [`CorrectionHistory::get`] at known slots.
+    #[inline]
+    fn read(&self, slots: &Slots, moves: MoveKeys, weights: Weights) -> i32 {
         let mut sum = i64::from(self.pawn[slots.side][slots.pawn]);
         if weights.non_pawn > 0 {
             let pieces: i64 = (0..2)
@@ -184,10 +193,19 @@ impl CorrectionHistory {
     ) {
         let max = weights.max;
         let slots = Self::slots(pos, weights.non_pawn > 0);
-        let target = (score - raw_eval).clamp(-max, max) * GRAIN;
         let weight = ((depth + 1).clamp(1, MAX_WEIGHT) * weights.rate / 100).clamp(1, WEIGHT_SCALE);
+        // Residual: each entry moves by the share `weight` of what the whole correction
+        // misses, so that the tables together (their sum is what is read) learn the error
+        // once. Otherwise each entry moves that share of the way to the whole error.
+        let residual = weights.residual.then(|| {
+            (score - raw_eval - self.read(&slots, moves, weights)).clamp(-max, max) * GRAIN
+        });
+        let target = (score - raw_eval).clamp(-max, max) * GRAIN;
         let learn = |entry: &mut i32| {
-            let moved = (*entry * (WEIGHT_SCALE - weight) + target * weight) / WEIGHT_SCALE;
+            let moved = match residual {
+                Some(error) => *entry + error * weight / WEIGHT_SCALE,
+                None => (*entry * (WEIGHT_SCALE - weight) + target * weight) / WEIGHT_SCALE,
+            };
             *entry = moved.clamp(-max * GRAIN, max * GRAIN);
         };
         learn(&mut self.pawn[slots.side][slots.pawn]);
@@ -218,6 +236,7 @@ mod tests {
             non_pawn,
             continuation: 0,
             rate: 100,
+            residual: false,
         }
     }
 
@@ -344,6 +363,53 @@ mod tests {
         );
         history.clear();
         assert_eq!(history.get(&start, line, with_continuation), 0);
+    }
+
+    #[test]
+    fn residual_learning_counts_the_error_once_across_the_tables() {
+        let start = Chess::default();
+        let all = Weights {
+            continuation: 100,
+            ..weights(200, 100)
+        };
+        let line: MoveKeys = [3, 700];
+        let residual = Weights {
+            residual: true,
+            ..all
+        };
+        let mut history = CorrectionHistory::new();
+        let mut whole = CorrectionHistory::new();
+        for _ in 0..300 {
+            history.update(&start, line, 15, 0, 40, residual);
+            whole.update(&start, line, 15, 0, 40, all);
+        }
+        // Read as a whole, the residual tables hold the error once; each table learning the
+        // whole error on its own counts it three times (pawn, non-pawn mean, continuation).
+        assert!((38..=40).contains(&history.get(&start, line, residual)));
+        assert!((118..=120).contains(&whole.get(&start, line, all)));
+        // With the pawn table alone, the two learn alike.
+        let (mut pawn_residual, mut pawn_whole) =
+            (CorrectionHistory::new(), CorrectionHistory::new());
+        let pawn = weights(100, 0);
+        for score in [80, 80, -30, 50, 200, -200, 10] {
+            pawn_residual.update(
+                &start,
+                ROOT,
+                12,
+                5,
+                score,
+                Weights {
+                    residual: true,
+                    ..pawn
+                },
+            );
+            pawn_whole.update(&start, ROOT, 12, 5, score, pawn);
+            let (a, b) = (
+                pawn_residual.get(&start, ROOT, pawn),
+                pawn_whole.get(&start, ROOT, pawn),
+            );
+            assert!((a - b).abs() <= 1, "{a} against {b} after {score}");
+        }
     }
 
     #[test]

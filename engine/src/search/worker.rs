@@ -187,6 +187,7 @@ impl Worker<'_> {
             non_pawn: self.knobs.correction_nonpawn,
             continuation: self.knobs.correction_continuation,
             rate: self.knobs.correction_rate,
+            residual: self.knobs.correction_residual,
         }
     }
 
