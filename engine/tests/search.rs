@@ -331,6 +331,14 @@ fn the_correction_tables_and_rate_act_only_with_the_correction_history() {
         "correction_history=0",
         "correction_rate=200"
     ));
+    assert!(
+        changes_the_search("correction_minor=100"),
+        "correction_minor=100 changed nothing"
+    );
+    assert!(!changes_the_search_from(
+        "correction_history=0",
+        "correction_minor=100"
+    ));
     // Residual learning differs from learning the whole error only with several tables.
     assert!(
         changes_the_search("correction_residual=1"),

@@ -423,6 +423,10 @@ search_params! {
     /// squares (Stockfish's continuation correction history), whose entry is added to the
     /// others' correction at this percent (0 = off). The sum stays within `correction_max`.
     /// c_end 10.
+    /// Correction history: one more table, keyed by both sides' knights, bishops and kings
+    /// (Stockfish's minor-piece correction history), whose entry is added to the others'
+    /// correction at this percent (0 = off). The sum stays within `correction_max`. c_end 10.
+    CORRECTION_MINOR correction_minor: i32 = 0, [0, 300], c_end 10.0, r_end 0.002;
     CORRECTION_CONTINUATION correction_continuation: i32 = 0, [0, 300], c_end 10.0, r_end 0.002;
     /// Correction history: how fast its entries learn, in percent of the update weights (a
     /// search of depth d moves an entry (d + 1)/256 of the way to its error at 100, at most

@@ -11,7 +11,8 @@
 //! histories), learn the same errors by piece placement; their mean is added at a percent.
 //! A continuation table, keyed by the last two moves' pieces and target squares (Stockfish's
 //! continuation correction history), learns what a line of play leaves the evaluation
-//! missing; it too is added at a percent.
+//! missing; it too is added at a percent. So is a minor-piece table, keyed by both sides'
+//! knights, bishops and kings (Stockfish's minor-piece correction history).
 
 use shakmaty::{Board, Chess, Color, Position};
 
@@ -51,6 +52,23 @@ fn non_pawn_index(board: &Board, color: Color) -> usize {
     (hash.wrapping_mul(0xD6E8_FEB8_6659_FD93) >> (64 - INDEX_BITS)) as usize
 }
 
+/// A hash of both sides' knights, bishops and kings: the key of the minor-piece table
+/// (Stockfish's minor-piece correction history), which tells apart what the non-pawn
+/// tables, one side's pieces each, lump together.
+#[inline]
+fn minor_index(board: &Board) -> usize {
+    let part = |pieces: shakmaty::Bitboard, multiplier: u64, rotation: u32| {
+        pieces.0.wrapping_mul(multiplier).rotate_left(rotation)
+    };
+    let white = board.white();
+    let hash = part(board.knights() & white, 0xA076_1D64_78BD_642F, 0)
+        ^ part(board.knights() & !white, 0xE703_7ED1_A0B4_28DB, 11)
+        ^ part(board.bishops() & white, 0x8EBC_6AF0_9C88_C6E3, 23)
+        ^ part(board.bishops() & !white, 0x5899_65CC_7537_4CC3, 37)
+        ^ part(board.kings(), 0x1D8E_4E27_C47D_124F, 49);
+    (hash.wrapping_mul(0xD6E8_FEB8_6659_FD93) >> (64 - INDEX_BITS)) as usize
+}
+
 /// The pawn table, the non-pawn tables of White's pieces and of Black's, and the
 /// continuation table (by the move two plies back, then the last move: 769 × 769 × 4 bytes
 /// = 2.4 MB, the last row and column unused; the mover's colour is in each key, so no side
@@ -58,6 +76,7 @@ fn non_pawn_index(board: &Board, color: Color) -> usize {
 pub(crate) struct CorrectionHistory {
     pawn: Box<Table>,
     non_pawn: Box<[Table; 2]>,
+    minor: Box<Table>,
     continuation: Box<[[i32; MOVE_KEYS]]>,
 }
 
@@ -68,6 +87,8 @@ pub(crate) struct Weights {
     pub max: i32,
     /// The non-pawn tables' mean, in percent (0: not read or learnt).
     pub non_pawn: i32,
+    /// The minor-piece table's entry, in percent (0: not read or learnt).
+    pub minor: i32,
     /// The continuation table's entry, in percent (0: not read or learnt).
     pub continuation: i32,
     /// How fast entries learn: the update weights in percent (100: a search of depth d
@@ -94,6 +115,7 @@ struct Slots {
     side: usize,
     pawn: usize,
     non_pawn: [usize; 2],
+    minor: usize,
 }
 
 impl CorrectionHistory {
@@ -101,6 +123,7 @@ impl CorrectionHistory {
         CorrectionHistory {
             pawn: Box::new([[0; ENTRIES]; 2]),
             non_pawn: Box::new([[[0; ENTRIES]; 2]; 2]),
+            minor: Box::new([[0; ENTRIES]; 2]),
             continuation: vec![[0; MOVE_KEYS]; MOVE_KEYS].into_boxed_slice(),
         }
     }
@@ -111,6 +134,7 @@ impl CorrectionHistory {
             .pawn
             .iter_mut()
             .chain(self.non_pawn.iter_mut().flatten())
+            .chain(self.minor.iter_mut())
         {
             side.fill(0);
         }
@@ -120,12 +144,12 @@ impl CorrectionHistory {
     }
 
     #[inline]
-    fn slots(pos: &Chess, non_pawn: bool) -> Slots {
+    fn slots(pos: &Chess, weights: Weights) -> Slots {
         let board = pos.board();
         Slots {
             side: usize::from(pos.turn() == Color::Black),
             pawn: pawn_index(board, INDEX_BITS),
-            non_pawn: if non_pawn {
+            non_pawn: if weights.non_pawn > 0 {
                 [
                     non_pawn_index(board, Color::White),
                     non_pawn_index(board, Color::Black),
@@ -133,15 +157,20 @@ impl CorrectionHistory {
             } else {
                 [0, 0]
             },
+            minor: if weights.minor > 0 {
+                minor_index(board)
+            } else {
+                0
+            },
         }
     }
 
     /// The correction (cp) for `pos`, reached by the moves `moves`, at most `weights.max`
-    /// either way: the pawn table's entry, plus the non-pawn tables' mean and the
-    /// continuation entry at their percents.
+    /// either way: the pawn table's entry, plus the non-pawn tables' mean, the minor-piece
+    /// entry and the continuation entry at their percents.
     #[inline]
     pub(crate) fn get(&self, pos: &Chess, moves: MoveKeys, weights: Weights) -> i32 {
-        let slots = Self::slots(pos, weights.non_pawn > 0);
+        let slots = Self::slots(pos, weights);
         self.read(&slots, moves, weights)
     }
 
@@ -154,6 +183,9 @@ impl CorrectionHistory {
                 .map(|color| i64::from(self.non_pawn[color][slots.side][slots.non_pawn[color]]))
                 .sum();
             sum += pieces * i64::from(weights.non_pawn) / 200;
+        }
+        if weights.minor > 0 {
+            sum += i64::from(self.minor[slots.side][slots.minor]) * i64::from(weights.minor) / 100;
         }
         if weights.continuation > 0
             && let Some([before, last]) = continuation_slot(moves)
@@ -192,7 +224,7 @@ impl CorrectionHistory {
         weights: Weights,
     ) {
         let max = weights.max;
-        let slots = Self::slots(pos, weights.non_pawn > 0);
+        let slots = Self::slots(pos, weights);
         let weight = ((depth + 1).clamp(1, MAX_WEIGHT) * weights.rate / 100).clamp(1, WEIGHT_SCALE);
         // Residual: each entry moves by the share `weight` of what the whole correction
         // misses, so that the tables together (their sum is what is read) learn the error
@@ -214,6 +246,9 @@ impl CorrectionHistory {
                 learn(&mut self.non_pawn[color][slots.side][slots.non_pawn[color]]);
             }
         }
+        if weights.minor > 0 {
+            learn(&mut self.minor[slots.side][slots.minor]);
+        }
         if weights.continuation > 0
             && let Some([before, last]) = continuation_slot(moves)
         {
@@ -234,6 +269,7 @@ mod tests {
         Weights {
             max,
             non_pawn,
+            minor: 0,
             continuation: 0,
             rate: 100,
             residual: false,
@@ -410,6 +446,47 @@ mod tests {
             );
             assert!((a - b).abs() <= 1, "{a} against {b} after {score}");
         }
+    }
+
+    #[test]
+    fn the_minor_table_learns_by_both_sides_knights_bishops_and_kings() {
+        let start = Chess::default();
+        let with_minor = Weights {
+            minor: 100,
+            ..weights(100, 0)
+        };
+        let mut history = CorrectionHistory::new();
+        for _ in 0..200 {
+            history.update(&start, ROOT, 15, 0, 40, with_minor);
+        }
+        // The pawn entry and the minor entry each hold +40.
+        assert!((78..=80).contains(&history.get(&start, ROOT, with_minor)));
+        assert!((58..=60).contains(&history.get(
+            &start,
+            ROOT,
+            Weights {
+                minor: 50,
+                ..with_minor
+            }
+        )));
+        // A rook fewer (pawns, minors and kings as they were): the same entries. A
+        // knight elsewhere: the pawn entry alone.
+        let rook_moved = position("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/1NBQKBNR w Kkq - 0 1");
+        assert!((78..=80).contains(&history.get(&rook_moved, ROOT, with_minor)));
+        let knight_out = position("rnbqkbnr/pppppppp/8/8/8/5N2/PPPPPPPP/RNBQKB1R w KQkq - 2 2");
+        assert!((38..=40).contains(&history.get(&knight_out, ROOT, with_minor)));
+        // Off, it is neither read nor learnt.
+        assert!((38..=40).contains(&history.get(&start, ROOT, weights(100, 0))));
+        let mut pawn_only = CorrectionHistory::new();
+        for _ in 0..200 {
+            pawn_only.update(&start, ROOT, 15, 0, 40, weights(100, 0));
+        }
+        assert_eq!(
+            pawn_only.get(&start, ROOT, with_minor),
+            pawn_only.get(&start, ROOT, weights(100, 0))
+        );
+        history.clear();
+        assert_eq!(history.get(&start, ROOT, with_minor), 0);
     }
 
     #[test]

@@ -185,6 +185,7 @@ impl Worker<'_> {
         correction::Weights {
             max: self.knobs.correction_max,
             non_pawn: self.knobs.correction_nonpawn,
+            minor: self.knobs.correction_minor,
             continuation: self.knobs.correction_continuation,
             rate: self.knobs.correction_rate,
             residual: self.knobs.correction_residual,
