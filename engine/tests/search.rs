@@ -310,7 +310,7 @@ fn the_singular_extensions_refinements_change_its_search() {
 }
 
 #[test]
-fn the_correction_tables_and_rate_act_only_with_the_correction_history() {
+fn the_correction_knobs_act_only_with_the_correction_history() {
     assert!(
         changes_the_search("correction_nonpawn=0"),
         "correction_nonpawn=0 changed nothing"
@@ -338,6 +338,14 @@ fn the_correction_tables_and_rate_act_only_with_the_correction_history() {
     assert!(!changes_the_search_from(
         "correction_history=0",
         "correction_minor=100"
+    ));
+    assert!(
+        changes_the_search("lmr_correction=20"),
+        "lmr_correction=20 changed nothing"
+    );
+    assert!(!changes_the_search_from(
+        "correction_history=0",
+        "lmr_correction=20"
     ));
     // Residual learning differs from learning the whole error only with several tables.
     assert!(

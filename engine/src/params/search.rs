@@ -559,6 +559,11 @@ search_params! {
     /// variation are reduced this many plies less (0 = off); 1 won +7.8 Elo at 5,000 nodes
     /// (docs/strength.md row 86). c_end 0.5.
     LMR_TT_PV lmr_tt_pv: i32 = 1, [0, 3], c_end 0.5, r_end 0.002;
+    /// LMR: a node whose static evaluation the correction history moved by this many cp or
+    /// more (an evaluation the search keeps finding wrong here) reduces its moves a ply less
+    /// per this many cp (0 = off; as Stockfish's reduction by the correction's size).
+    /// c_end 5.
+    LMR_CORRECTION lmr_correction: i32 = 0, [0, 500], c_end 5.0, r_end 0.002;
     /// The capture history's entry (within ±16,384) is divided by this before it is added
     /// to the MVV-LVA score (eight points per centipawn of the victim: 8 lets a full entry
     /// outweigh about 256 cp). c_end 2.

@@ -1161,6 +1161,10 @@ impl Worker<'_> {
                         // Once on a principal variation, likely to become one again.
                         reduction -= self.knobs.lmr_tt_pv;
                     }
+                    if self.knobs.lmr_correction > 0 && static_eval != -INFINITY {
+                        // An evaluation the correction history keeps moving is unsure.
+                        reduction -= (static_eval - raw_eval).abs() / self.knobs.lmr_correction;
+                    }
                     if self.knobs.cont_history && quiet && move_score < super::ordering::KILLER {
                         // Quiet moves below the killers are scored by their histories.
                         reduction -= move_score / self.knobs.lmr_history_divisor;
