@@ -319,9 +319,13 @@ fn the_correction_knobs_act_only_with_the_correction_history() {
         "correction_history=0",
         "correction_nonpawn=0"
     ));
+    assert!(
+        changes_the_search("correction_continuation=0"),
+        "correction_continuation=0 changed nothing"
+    );
     assert!(!changes_the_search_from(
         "correction_history=0",
-        "correction_continuation=100"
+        "correction_continuation=0"
     ));
     assert!(
         changes_the_search("correction_rate=200"),
@@ -332,12 +336,12 @@ fn the_correction_knobs_act_only_with_the_correction_history() {
         "correction_rate=200"
     ));
     assert!(
-        changes_the_search("correction_minor=100"),
-        "correction_minor=100 changed nothing"
+        changes_the_search("correction_minor=0"),
+        "correction_minor=0 changed nothing"
     );
     assert!(!changes_the_search_from(
         "correction_history=0",
-        "correction_minor=100"
+        "correction_minor=0"
     ));
     assert!(
         changes_the_search("lmr_correction=20"),
@@ -349,12 +353,12 @@ fn the_correction_knobs_act_only_with_the_correction_history() {
     ));
     // Residual learning differs from learning the whole error only with several tables.
     assert!(
-        changes_the_search("correction_residual=1"),
-        "correction_residual=1 changed nothing"
+        changes_the_search("correction_residual=0"),
+        "correction_residual=0 changed nothing"
     );
     assert!(!changes_the_search_from(
         "correction_history=0",
-        "correction_residual=1"
+        "correction_residual=0"
     ));
 }
 
@@ -386,7 +390,6 @@ fn every_search_feature_off_by_default_can_be_switched_on() {
         "null_move_threat_depth=5",
         "capture_history_threats=1",
         "history_overshoot_margin=150",
-        "correction_continuation=100",
     ] {
         assert!(
             changes_the_search(assignments),

@@ -419,15 +419,17 @@ search_params! {
     /// `correction_max`. 100 since `docs/strength.md` row 153 (lost at 5,000 nodes, row 117).
     /// c_end 10.
     CORRECTION_NONPAWN correction_nonpawn: i32 = 100, [0, 300], c_end 10.0, r_end 0.002;
+    /// Correction history: one more table, keyed by both sides' knights, bishops and kings
+    /// (Stockfish's minor-piece correction history), whose entry is added to the others'
+    /// correction at this percent (0 = off). The sum stays within `correction_max`. 100
+    /// since `docs/strength.md` row 157 (with `correction_residual`). c_end 10.
+    CORRECTION_MINOR correction_minor: i32 = 100, [0, 300], c_end 10.0, r_end 0.002;
     /// Correction history: one more table, keyed by the last two moves' pieces and target
     /// squares (Stockfish's continuation correction history), whose entry is added to the
     /// others' correction at this percent (0 = off). The sum stays within `correction_max`.
-    /// c_end 10.
-    /// Correction history: one more table, keyed by both sides' knights, bishops and kings
-    /// (Stockfish's minor-piece correction history), whose entry is added to the others'
-    /// correction at this percent (0 = off). The sum stays within `correction_max`. c_end 10.
-    CORRECTION_MINOR correction_minor: i32 = 0, [0, 300], c_end 10.0, r_end 0.002;
-    CORRECTION_CONTINUATION correction_continuation: i32 = 0, [0, 300], c_end 10.0, r_end 0.002;
+    /// 100 since `docs/strength.md` row 157 (with `correction_residual`; off at row 154
+    /// without it). c_end 10.
+    CORRECTION_CONTINUATION correction_continuation: i32 = 100, [0, 300], c_end 10.0, r_end 0.002;
     /// Correction history: how fast its entries learn, in percent of the update weights (a
     /// search of depth d moves an entry (d + 1)/256 of the way to its error at 100, at most
     /// 16/256). c_end 10.
@@ -436,7 +438,9 @@ search_params! {
     /// misses (the search's score less the corrected evaluation), as Stockfish's do, instead
     /// of each table learning the whole error on its own (with several tables the sum then
     /// counts the error more than once). With the pawn table alone the two are the same.
-    CORRECTION_RESIDUAL correction_residual: bool = false, [0, 1], c_end 0.5, r_end 0.002;
+    /// On since `docs/strength.md` row 157 (with `correction_minor` and
+    /// `correction_continuation` 100).
+    CORRECTION_RESIDUAL correction_residual: bool = true, [0, 1], c_end 0.5, r_end 0.002;
     /// Singular extension: the table move is searched a ply deeper when a reduced search of
     /// the node without it fails low against the table's score less `singular_margin`·depth
     /// (it alone holds the score); when that search reaches beta instead, the node fails high
