@@ -46,6 +46,13 @@ mod pawn_cache;
 mod pawns;
 /// Squares attacked by a set of pawns: also the move ordering's threat test.
 pub(crate) use pawns::pawn_attacks_of;
+
+/// Whether `board` is a pawnless ending against a lone king that the mating terms score: their
+/// score is a gradient toward mate, not a guess at the result that a correction could mend.
+#[inline]
+pub(crate) fn is_mating_ending(board: &shakmaty::Board) -> bool {
+    mating::lone_king_winner(board).is_some()
+}
 mod pieces;
 mod scale;
 mod sink;

@@ -170,13 +170,21 @@ impl Worker<'_> {
     #[inline]
     pub(crate) fn corrected_evaluate(&mut self, pos: &Chess, ply: usize) -> (i32, i32) {
         let raw = self.evaluate(pos, ply);
-        if self.knobs.correction_history {
+        if self.corrects(pos) {
             let moves = self.heuristics.move_keys(ply);
             let weights = self.correction_weights();
             (self.correction.corrected(pos, moves, raw, weights), raw)
         } else {
             (raw, raw)
         }
+    }
+
+    /// Whether the correction history reads and learns here: on, and not where the mating
+    /// terms steer toward a mate (a correction learnt there bends their path, and K+B+N
+    /// against K then misses the mate within 50 moves from some starts).
+    #[inline]
+    fn corrects(&self, pos: &Chess) -> bool {
+        self.knobs.correction_history && !crate::eval::is_mating_ending(pos.board())
     }
 
     /// The correction history's knobs.
@@ -1337,8 +1345,8 @@ impl Worker<'_> {
         }
         // The evaluation was off: learn by how much, where the bound says on which side the
         // true score lies and a quiet best move (or none) makes it the position's own.
-        if self.knobs.correction_history
-            && !in_check
+        if !in_check
+            && self.corrects(pos)
             && best_move.is_none_or(|m| !m.is_capture() && !m.is_promotion())
             && best_score.abs() < MATE_BOUND
             && match bound {
