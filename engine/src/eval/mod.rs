@@ -46,13 +46,6 @@ mod pawn_cache;
 mod pawns;
 /// Squares attacked by a set of pawns: also the move ordering's threat test.
 pub(crate) use pawns::pawn_attacks_of;
-
-/// Whether `board` is a pawnless ending against a lone king that the mating terms score: their
-/// score is a gradient toward mate, not a guess at the result that a correction could mend.
-#[inline]
-pub(crate) fn is_mating_ending(board: &shakmaty::Board) -> bool {
-    mating::lone_king_winner(board).is_some()
-}
 mod pieces;
 mod scale;
 mod sink;
@@ -68,6 +61,13 @@ pub use scale::{SCALE_CLASSES, ScaleClass, Scales, classify as scale_class};
 pub use sink::Sink;
 use sink::{Packed, PackedWeights, WeightSink, Weights};
 pub use trace::{EvalTrace, TraceTerm, trace};
+
+/// Whether `board` is a pawnless ending against a lone king that the mating terms score: their
+/// score is a gradient toward mate, not a guess at the result that a correction could mend.
+#[inline]
+pub(crate) fn is_mating_ending(board: &shakmaty::Board) -> bool {
+    mating::lone_king_winner(board).is_some()
+}
 
 /// Phase of a position with all pieces on the board; 0 is a pawn ending.
 pub const PHASE_MAX: i32 = 24;

@@ -12,7 +12,9 @@
 //! A continuation table, keyed by the last two moves' pieces and target squares (Stockfish's
 //! continuation correction history), learns what a line of play leaves the evaluation
 //! missing; it too is added at a percent. So is a minor-piece table, keyed by both sides'
-//! knights, bishops and kings (Stockfish's minor-piece correction history).
+//! knights, bishops and kings (Stockfish's minor-piece correction history). With
+//! `correction_residual` (on by default) every table moves by what the sum of all of them
+//! still misses rather than toward the whole error, so that the sum counts an error once.
 
 use shakmaty::{Board, Chess, Color, Position};
 
