@@ -390,6 +390,7 @@ fn every_search_feature_off_by_default_can_be_switched_on() {
         "null_move_threat_depth=5",
         "capture_history_threats=1",
         "history_overshoot_margin=150",
+        "low_ply_history=16",
     ] {
         assert!(
             changes_the_search(assignments),

@@ -568,6 +568,12 @@ search_params! {
     /// per this many cp (0 = off; as Stockfish's reduction by the correction's size).
     /// c_end 5.
     LMR_CORRECTION lmr_correction: i32 = 0, [0, 500], c_end 5.0, r_end 0.002;
+    /// Low-ply history, as Stockfish's: a butterfly table for each of the first four plies,
+    /// learnt like the butterfly history but cleared before every search, so that the moves
+    /// near the root are ordered by what this search found there. A quiet move's score gains
+    /// this times its entry / (4 · (1 + ply)) (0 = off; 16 weighs an entry at the root four
+    /// times the butterfly history's). c_end 2.
+    LOW_PLY_HISTORY low_ply_history: i32 = 0, [0, 64], c_end 2.0, r_end 0.002;
     /// The capture history's entry (within ±16,384) is divided by this before it is added
     /// to the MVV-LVA score (eight points per centipawn of the victim: 8 lets a full entry
     /// outweigh about 256 cp). c_end 2.

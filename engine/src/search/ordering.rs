@@ -39,6 +39,8 @@ pub(crate) const MOVE_KEYS: usize = PIECE_SQUARES + 1;
 pub(crate) const NO_MOVE_KEY: usize = NO_PIECE_SQUARE;
 /// Index bits of the pawn history: 512 pawn structures (1.5 MB).
 const PAWN_HISTORY_BITS: u32 = 9;
+/// Plies from the root that have a low-ply history table.
+const LOW_PLIES: usize = 4;
 
 /// Killer moves per ply, the butterfly history (side, threats, from, to) of quiet moves that
 /// caused cut-offs and the continuation history (an earlier move's piece and square, this
@@ -65,6 +67,10 @@ pub(crate) struct Heuristics {
     /// move (its [`quiet_key`]) that last cut off after it; the last row (no previous move)
     /// stays empty.
     counters: Box<[u32; PIECE_SQUARES + 1]>,
+    /// Low-ply history (with `low_ply_history`): by ply from the root (below
+    /// [`LOW_PLIES`]), origin and target; the last table, for every deeper ply, stays zero.
+    /// Cleared before every search.
+    low_ply: Box<[[[Entry; 64]; 64]; LOW_PLIES + 1]>,
     /// Piece and target square of the move played at each ply of the current path.
     played: [usize; MAX_PLY + 2],
     /// The move played at each ply of the current path (`None`: a null move).
@@ -82,6 +88,7 @@ impl Heuristics {
             captures: Box::new([[[0; 8]; PIECE_SQUARES]; 2]),
             pawn_history: vec![[0; PIECE_SQUARES]; 1 << PAWN_HISTORY_BITS].into_boxed_slice(),
             counters: Box::new([NO_KEY; PIECE_SQUARES + 1]),
+            low_ply: Box::new([[[0; 64]; 64]; LOW_PLIES + 1]),
             played: [NO_PIECE_SQUARE; MAX_PLY + 2],
             played_moves: [None; MAX_PLY + 2],
         }
@@ -100,13 +107,15 @@ impl Heuristics {
         for row in self.pawn_history.iter_mut() {
             row.fill(0);
         }
+        *self.low_ply = [[[0; 64]; 64]; LOW_PLIES + 1];
     }
 
-    /// Between searches: forget killers, keep half of the butterfly history (the
-    /// continuation history is kept whole: it is specific enough to stay valid, and halving
-    /// 1.2 MB before every short search would cost more than it helps).
+    /// Between searches: forget killers and the low-ply history, keep half of the butterfly
+    /// history (the continuation history is kept whole: it is specific enough to stay valid,
+    /// and halving 1.2 MB before every short search would cost more than it helps).
     pub(crate) fn age(&mut self) {
         self.killers = [[None; 2]; MAX_PLY + 1];
+        *self.low_ply = [[[0; 64]; 64]; LOW_PLIES + 1];
         // Row by row: a loop over a fixed-size row vectorises (this runs before every search,
         // so a 1000-node search paid for 8192 scalar divisions, 32,768 since the threat buckets).
         for row in self.history.iter_mut().flatten().flatten() {
@@ -274,6 +283,10 @@ impl Heuristics {
             .pawn_history
             .then(|| pawn_index(pos.board(), PAWN_HISTORY_BITS));
         self.update(turn, ply, best, bonus);
+        let low_ply = knobs.low_ply_history > 0 && ply < LOW_PLIES;
+        if low_ply {
+            self.update_low_ply(ply, best, bonus);
+        }
         if knobs.countermove_bonus != 0
             && let Move::Normal { role, from, to, .. } = best
         {
@@ -294,6 +307,9 @@ impl Heuristics {
         for &m in tried {
             if m != best && !m.is_capture() && !m.is_promotion() {
                 self.update(turn, ply, m, -bonus);
+                if low_ply {
+                    self.update_low_ply(ply, m, -bonus);
+                }
                 if knobs.cont_history {
                     self.update_continuation(previous, turn, m, -bonus);
                 }
@@ -394,6 +410,11 @@ impl Heuristics {
         update_entry(&mut self.history[turn as usize][bucket][from][to], bonus);
     }
 
+    fn update_low_ply(&mut self, ply: usize, m: Move, bonus: i32) {
+        let (from, to) = squares(m);
+        update_entry(&mut self.low_ply[ply][from][to], bonus);
+    }
+
     fn update_continuation(&mut self, previous: [usize; 3], turn: Color, m: Move, bonus: i32) {
         let current = piece_square(turn, m);
         for before in previous {
@@ -465,6 +486,13 @@ impl Heuristics {
         let turn = pos.turn();
         let history = &self.history[turn as usize];
         let threats = self.threats[ply];
+        // Beyond the low plies (or off): the zero table, at weight 0.
+        let low_ply = &self.low_ply[ply.min(LOW_PLIES)];
+        let low_ply_scale = if ply < LOW_PLIES {
+            knobs.low_ply_history * 64 / (1 + ply as i32)
+        } else {
+            0
+        };
         // Without a previous move (or without the continuation history) the zero row.
         let [before, before_that, four_back] = if knobs.cont_history {
             self.previous(knobs, ply)
@@ -530,6 +558,7 @@ impl Heuristics {
                         + i32::from(continued_twice[current])
                         + i32::from(continued_four[current])
                         + i32::from(by_pawns[current])
+                        + (i32::from(low_ply[from_index][to_index]) * low_ply_scale >> 8)
                         + threat
                         + i32::from(key == counter_key) * counter_bonus
                         + check;
@@ -1243,6 +1272,47 @@ mod tests {
     fn find(p: &Chess, uci: &str) -> Move {
         let m: shakmaty::uci::UciMove = uci.parse().unwrap();
         m.to_move(p).unwrap()
+    }
+
+    #[test]
+    fn low_ply_history_orders_the_plies_near_the_root_for_one_search() {
+        use crate::params::search::LOW_PLY_HISTORY;
+        let p = pos("4k3/8/8/8/8/8/8/R3K2N w - - 0 1");
+        let (ra8, ng3) = (find(&p, "a1a8"), find(&p, "h1g3"));
+        let (off, on) = (knobs(false), {
+            let mut k = knobs(false);
+            k.low_ply_history = 16;
+            k
+        });
+        assert_eq!(
+            on.low_ply_history,
+            knobs_with(&[(LOW_PLY_HISTORY, 16)]).low_ply_history
+        );
+        let score = |h: &Heuristics, k: &Knobs, ply: usize, m: Move| score_of(h, k, &p, ply, m);
+        for ply in [1, 3] {
+            let mut h = Heuristics::new();
+            h.reward(&on, &p, ply, 4, ra8, &[ng3]);
+            h.clear_killers(ply);
+            let (with, without) = (score(&h, &on, ply, ra8), score(&h, &off, ply, ra8));
+            assert!(with > without && without > 0, "ply {ply}: {with} {without}");
+            assert!(score(&h, &on, ply, ng3) < score(&h, &off, ply, ng3));
+            // Nearer the root it weighs more: the same entry at ply 1 adds more than at 3.
+            if ply == 1 {
+                assert_eq!(with - without, i32::from(h.low_ply[1][0][56]) * 16 / 8);
+            }
+            // The next search starts without it.
+            h.age();
+            assert_eq!(score(&h, &on, ply, ra8), score(&h, &off, ply, ra8));
+        }
+        // From ply 4 on there is no table: learning there changes nothing.
+        let mut h = Heuristics::new();
+        h.reward(&on, &p, 4, 4, ra8, &[ng3]);
+        h.clear_killers(4);
+        assert_eq!(score(&h, &on, 4, ra8), score(&h, &off, 4, ra8));
+        // Off, nothing is learnt.
+        let mut h = Heuristics::new();
+        h.reward(&off, &p, 1, 4, ra8, &[ng3]);
+        assert!(h.low_ply.iter().flatten().flatten().all(|&v| v == 0));
     }
 
     #[test]
