@@ -558,7 +558,7 @@ impl Heuristics {
                         + i32::from(continued_twice[current])
                         + i32::from(continued_four[current])
                         + i32::from(by_pawns[current])
-                        + (i32::from(low_ply[from_index][to_index]) * low_ply_scale >> 8)
+                        + ((i32::from(low_ply[from_index][to_index]) * low_ply_scale) >> 8)
                         + threat
                         + i32::from(key == counter_key) * counter_bonus
                         + check;
