@@ -68,9 +68,8 @@ pub(crate) struct Heuristics {
     /// stays empty.
     counters: Box<[u32; PIECE_SQUARES + 1]>,
     /// Low-ply history (with `low_ply_history`): by ply from the root (below
-    /// [`LOW_PLIES`]), origin and target; the last table, for every deeper ply, stays zero.
-    /// Cleared before every search.
-    low_ply: Box<[[[Entry; 64]; 64]; LOW_PLIES + 1]>,
+    /// [`LOW_PLIES`]), origin and target. Cleared before every search.
+    low_ply: Box<[[[Entry; 64]; 64]; LOW_PLIES]>,
     /// Piece and target square of the move played at each ply of the current path.
     played: [usize; MAX_PLY + 2],
     /// The move played at each ply of the current path (`None`: a null move).
@@ -88,7 +87,7 @@ impl Heuristics {
             captures: Box::new([[[0; 8]; PIECE_SQUARES]; 2]),
             pawn_history: vec![[0; PIECE_SQUARES]; 1 << PAWN_HISTORY_BITS].into_boxed_slice(),
             counters: Box::new([NO_KEY; PIECE_SQUARES + 1]),
-            low_ply: Box::new([[[0; 64]; 64]; LOW_PLIES + 1]),
+            low_ply: Box::new([[[0; 64]; 64]; LOW_PLIES]),
             played: [NO_PIECE_SQUARE; MAX_PLY + 2],
             played_moves: [None; MAX_PLY + 2],
         }
@@ -107,7 +106,7 @@ impl Heuristics {
         for row in self.pawn_history.iter_mut() {
             row.fill(0);
         }
-        *self.low_ply = [[[0; 64]; 64]; LOW_PLIES + 1];
+        *self.low_ply = [[[0; 64]; 64]; LOW_PLIES];
     }
 
     /// Between searches: forget killers and the low-ply history, keep half of the butterfly
@@ -115,7 +114,7 @@ impl Heuristics {
     /// and halving 1.2 MB before every short search would cost more than it helps).
     pub(crate) fn age(&mut self) {
         self.killers = [[None; 2]; MAX_PLY + 1];
-        *self.low_ply = [[[0; 64]; 64]; LOW_PLIES + 1];
+        *self.low_ply = [[[0; 64]; 64]; LOW_PLIES];
         // Row by row: a loop over a fixed-size row vectorises (this runs before every search,
         // so a 1000-node search paid for 8192 scalar divisions, 32,768 since the threat buckets).
         for row in self.history.iter_mut().flatten().flatten() {
@@ -486,8 +485,8 @@ impl Heuristics {
         let turn = pos.turn();
         let history = &self.history[turn as usize];
         let threats = self.threats[ply];
-        // Beyond the low plies (or off): the zero table, at weight 0.
-        let low_ply = &self.low_ply[ply.min(LOW_PLIES)];
+        // Beyond the low plies (or off): weight 0, whatever table is read.
+        let low_ply = &self.low_ply[ply.min(LOW_PLIES - 1)];
         let low_ply_scale = if ply < LOW_PLIES {
             knobs.low_ply_history * 64 / (1 + ply as i32)
         } else {
@@ -1296,10 +1295,11 @@ mod tests {
             let (with, without) = (score(&h, &on, ply, ra8), score(&h, &off, ply, ra8));
             assert!(with > without && without > 0, "ply {ply}: {with} {without}");
             assert!(score(&h, &on, ply, ng3) < score(&h, &off, ply, ng3));
-            // Nearer the root it weighs more: the same entry at ply 1 adds more than at 3.
-            if ply == 1 {
-                assert_eq!(with - without, i32::from(h.low_ply[1][0][56]) * 16 / 8);
-            }
+            // Nearer the root it weighs more: the same entry adds 16/8 of itself at ply 1,
+            // 16/16 at ply 3.
+            let entry = i32::from(h.low_ply[ply][0][56]);
+            assert!(entry > 0);
+            assert_eq!(with - without, entry * 16 / (4 * (1 + ply as i32)));
             // The next search starts without it.
             h.age();
             assert_eq!(score(&h, &on, ply, ra8), score(&h, &off, ply, ra8));
