@@ -391,6 +391,7 @@ fn every_search_feature_off_by_default_can_be_switched_on() {
         "capture_history_threats=1",
         "history_overshoot_margin=150",
         "low_ply_history=16",
+        "rfp_worsening_percent=33",
     ] {
         assert!(
             changes_the_search(assignments),

@@ -574,6 +574,11 @@ search_params! {
     /// this times its entry / (4 · (1 + ply)) (0 = off; 16 weighs an entry at the root four
     /// times the butterfly history's). c_end 2.
     LOW_PLY_HISTORY low_ply_history: i32 = 0, [0, 64], c_end 2.0, r_end 0.002;
+    /// Reverse futility: where the opponent's last move worsened its own position (the
+    /// static evaluations of this node and its parent, each from its side to move, sum
+    /// above 2), the margin shrinks by this percent of one ply's margin (0 = off; Stockfish's
+    /// `opponentWorsening`, a third of a ply). c_end 5.
+    RFP_WORSENING_PERCENT rfp_worsening_percent: i32 = 0, [0, 100], c_end 5.0, r_end 0.002;
     /// The capture history's entry (within ±16,384) is divided by this before it is added
     /// to the MVV-LVA score (eight points per centipawn of the victim: 8 lets a full entry
     /// outweigh about 256 cp). c_end 2.

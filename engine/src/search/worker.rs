@@ -693,8 +693,19 @@ impl Worker<'_> {
                 }
             }
             let rfp_plies = depth - i32::from(self.knobs.rfp_improving && improving);
-            let rfp_clears =
-                |plies: i32| pruning_eval - self.knobs.reverse_futility_margin * plies >= beta;
+            // The opponent's move worsened its side (both evaluations from their own side).
+            let opponent_worsening = self.knobs.rfp_worsening_percent > 0
+                && !root
+                && self.static_evals[ply - 1] != -INFINITY
+                && static_eval + self.static_evals[ply - 1] > 2;
+            let rfp_slack = if opponent_worsening {
+                self.knobs.reverse_futility_margin * self.knobs.rfp_worsening_percent / 100
+            } else {
+                0
+            };
+            let rfp_clears = |plies: i32| {
+                pruning_eval - self.knobs.reverse_futility_margin * plies + rfp_slack >= beta
+            };
             if self.knobs.reverse_futility
                 && depth <= self.knobs.reverse_futility_depth
                 && !(self.knobs.rfp_tt_pv && tt_pv)
