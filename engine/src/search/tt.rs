@@ -1,5 +1,4 @@
-//! The transposition table: 16-byte entries in clusters of four (one 64-byte cache line), sized
-//! in MiB; a store replaces the cluster's shallowest or oldest entry.
+//! The transposition table: one 16-byte entry per slot, sized in MiB, replaced by depth and age.
 
 use shakmaty::{Move, Role, Square};
 
@@ -87,43 +86,19 @@ pub(crate) struct Hit {
     pub was_pv: bool,
 }
 
-/// Entries a cluster holds: four 16-byte entries fill one 64-byte cache line, so a probe
-/// that scans them all still costs one memory access.
-const CLUSTER_SIZE: usize = 4;
-
-/// One cache line of entries: a key can live in any of them.
-#[derive(Clone, Copy, Default)]
-#[repr(C, align(64))]
-struct Cluster([Entry; CLUSTER_SIZE]);
-
 pub(crate) struct TranspositionTable {
-    clusters: Slots,
+    entries: Slots,
     generation: u8,
     /// Whether anything was stored since the table was last zeroed: clearing a clean table
     /// (a new game right after start-up or after the previous clear) costs nothing.
     dirty: bool,
 }
 
-impl Entry {
-    fn is_empty(&self) -> bool {
-        self.age_bound == 0
-    }
-
-    /// Searches since this entry was stored (0 = the current one), modulo the 64 generations.
-    fn age(&self, generation: u8) -> u8 {
-        generation.wrapping_sub(self.age_bound >> 2) & 0x3f
-    }
-
-    fn is_quiescence(&self) -> bool {
-        i32::from(self.depth) < QS_DEPTH_OFFSET
-    }
-}
-
 impl TranspositionTable {
     pub(crate) fn new(mb: usize) -> Self {
-        let count = (mb.max(1) << 20) / std::mem::size_of::<Cluster>();
+        let count = (mb.max(1) << 20) / std::mem::size_of::<Entry>();
         TranspositionTable {
-            clusters: Slots::new(count),
+            entries: Slots::new(count),
             generation: 0,
             dirty: false,
         }
@@ -131,12 +106,12 @@ impl TranspositionTable {
 
     /// The table's size in MiB as [`TranspositionTable::new`] was given it.
     pub(crate) fn megabytes(&self) -> usize {
-        (self.clusters.len() * std::mem::size_of::<Cluster>()) >> 20
+        (self.entries.len() * std::mem::size_of::<Entry>()) >> 20
     }
 
     pub(crate) fn clear(&mut self) {
         if self.dirty {
-            self.clusters.zero();
+            self.entries.zero();
             self.dirty = false;
         }
         self.generation = 0;
@@ -150,20 +125,20 @@ impl TranspositionTable {
     #[inline]
     fn index(&self, key: u64) -> usize {
         // Multiply-shift maps the key onto any table length without a modulo.
-        ((u128::from(key) * self.clusters.len() as u128) >> 64) as usize
+        ((u128::from(key) * self.entries.len() as u128) >> 64) as usize
     }
 
-    /// Asks the CPU to start loading the cluster of `key`, so that a probe soon after does not
+    /// Asks the CPU to start loading the slot of `key`, so that a probe soon after does not
     /// wait for memory (the probe is the search's main cache miss).
     #[inline]
     pub(crate) fn prefetch(&self, key: u64) {
         #[cfg(target_arch = "x86_64")]
         {
             use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
-            let cluster: *const Cluster = &self.clusters[self.index(key)];
+            let slot: *const Entry = &self.entries[self.index(key)];
             // SAFETY: a prefetch is only a hint: it never faults and changes no memory, and
             // SSE, which it needs, is part of every x86_64 target.
-            unsafe { _mm_prefetch::<_MM_HINT_T0>(cluster.cast()) };
+            unsafe { _mm_prefetch::<_MM_HINT_T0>(slot.cast()) };
         }
         #[cfg(not(target_arch = "x86_64"))]
         let _ = key;
@@ -171,8 +146,10 @@ impl TranspositionTable {
 
     #[inline]
     pub(crate) fn probe(&self, key: u64, ply: usize) -> Option<Hit> {
-        let cluster = &self.clusters[self.index(key)];
-        let e = cluster.0.iter().find(|e| e.key == key && !e.is_empty())?;
+        let e = &self.entries[self.index(key)];
+        if e.age_bound == 0 || e.key != key {
+            return None;
+        }
         let bound = match e.age_bound & 3 {
             1 => Bound::Exact,
             2 => Bound::Lower,
@@ -187,9 +164,9 @@ impl TranspositionTable {
         })
     }
 
-    /// Stores a quiescence result only where it evicts nothing of the main search: this
-    /// position's own quiescence entry, else an empty or stale slot of its cluster. `depth`
-    /// is a [`quiescence_depth`].
+    /// Stores a quiescence result only where it evicts nothing of the main search: an empty
+    /// or stale slot, or this position's own quiescence entry. `depth` is a
+    /// [`quiescence_depth`].
     #[inline]
     pub(crate) fn store_shallow(
         &mut self,
@@ -201,22 +178,11 @@ impl TranspositionTable {
         best: PackedMove,
     ) {
         debug_assert!(depth < 0);
-        let generation = self.generation;
-        let index = self.index(key);
-        let cluster = &self.clusters[index].0;
-        let slot = match cluster.iter().position(|e| e.key == key && !e.is_empty()) {
-            Some(own) if cluster[own].is_quiescence() => own,
-            // The position's main-search entry knows more than this result.
-            Some(_) => return,
-            None => match cluster
-                .iter()
-                .position(|e| e.is_empty() || e.age(generation) != 0)
-            {
-                Some(free) => free,
-                None => return,
-            },
-        };
-        self.write(index, slot, key, ply, depth, score, bound, best, false);
+        let e = &self.entries[self.index(key)];
+        let free = e.age_bound == 0 || e.age_bound >> 2 != self.generation;
+        if free || (e.key == key && i32::from(e.depth) < QS_DEPTH_OFFSET) {
+            self.store(key, ply, depth, score, bound, best, false);
+        }
     }
 
     // An entry's fields, each its own argument, as the search has them at hand.
@@ -231,49 +197,22 @@ impl TranspositionTable {
         best: PackedMove,
         was_pv: bool,
     ) {
-        let generation = self.generation;
         let index = self.index(key);
-        let cluster = &self.clusters[index].0;
-        // The position's own entry if it has one (a key is never in two slots), else the
-        // victim: an empty slot, else the entry worth least, by depth less 8 plies for
-        // every search since it was stored.
-        let slot = cluster
-            .iter()
-            .position(|e| e.key == key && !e.is_empty())
-            .unwrap_or_else(|| {
-                (0..CLUSTER_SIZE)
-                    .min_by_key(|&i| {
-                        let e = &cluster[i];
-                        if e.is_empty() {
-                            i32::MIN
-                        } else {
-                            i32::from(e.depth) - 8 * i32::from(e.age(generation))
-                        }
-                    })
-                    .unwrap_or(0)
-            });
-        self.write(index, slot, key, ply, depth, score, bound, best, was_pv);
-    }
-
-    #[allow(clippy::too_many_arguments)]
-    #[inline]
-    fn write(
-        &mut self,
-        index: usize,
-        slot: usize,
-        key: u64,
-        ply: usize,
-        depth: i32,
-        score: i32,
-        bound: Bound,
-        best: PackedMove,
-        was_pv: bool,
-    ) {
         self.dirty = true;
         let generation = self.generation;
-        let e = &mut self.clusters[index].0[slot];
+        let e = &mut self.entries[index];
+        let same = e.key == key;
+        let stale = e.age_bound >> 2 != generation;
+        if !(same
+            || stale
+            || e.age_bound == 0
+            || depth + 3 >= i32::from(e.depth) - QS_DEPTH_OFFSET
+            || bound == Bound::Exact)
+        {
+            return;
+        }
         // Keep the old move when the new search of this position found none.
-        let best = if best == PackedMove::NONE && e.key == key {
+        let best = if best == PackedMove::NONE && same {
             e.best
         } else {
             best
@@ -295,13 +234,12 @@ impl TranspositionTable {
 
     /// Permille of a sample of slots filled in the current search.
     pub(crate) fn hashfull(&self) -> u32 {
-        let sample = self.clusters.len().min(250);
-        let used = self.clusters[..sample]
+        let sample = self.entries.len().min(1000);
+        let used = self.entries[..sample]
             .iter()
-            .flat_map(|c| c.0.iter())
-            .filter(|e| !e.is_empty() && e.age(self.generation) == 0)
+            .filter(|e| e.age_bound != 0 && e.age_bound >> 2 == self.generation)
             .count();
-        (used * 1000 / (sample * CLUSTER_SIZE).max(1)) as u32
+        (used * 1000 / sample.max(1)) as u32
     }
 }
 
@@ -309,7 +247,7 @@ impl TranspositionTable {
 /// that a probe at a random slot does not also miss the TLB (with 4 KiB pages every probe of a
 /// large table walks the page tables, which a prefetch cannot hide).
 struct Slots {
-    ptr: std::ptr::NonNull<Cluster>,
+    ptr: std::ptr::NonNull<Entry>,
     len: usize,
     layout: std::alloc::Layout,
 }
@@ -319,12 +257,12 @@ const HUGE_PAGE: usize = 2 << 20;
 impl Slots {
     fn new(len: usize) -> Slots {
         let len = len.max(1);
-        let size = len * std::mem::size_of::<Cluster>();
+        let size = len * std::mem::size_of::<Entry>();
         let layout = std::alloc::Layout::from_size_align(size, HUGE_PAGE)
             .unwrap_or_else(|_| panic!("transposition table of {size} bytes"));
         // SAFETY: the layout has a non-zero size.
         let raw = unsafe { std::alloc::alloc(layout) };
-        let Some(ptr) = std::ptr::NonNull::new(raw.cast::<Cluster>()) else {
+        let Some(ptr) = std::ptr::NonNull::new(raw.cast::<Entry>()) else {
             std::alloc::handle_alloc_error(layout)
         };
         #[cfg(target_os = "linux")]
@@ -339,23 +277,23 @@ impl Slots {
         slots
     }
 
-    /// Empties every cluster (an all-zero entry is an empty slot), as one `memset`.
+    /// Empties every slot (an all-zero entry is an empty slot), as one `memset`.
     fn zero(&mut self) {
-        // SAFETY: `ptr` is valid for `len` clusters, and all-zero bytes are a valid `Cluster`.
+        // SAFETY: `ptr` is valid for `len` entries, and all-zero bytes are a valid `Entry`.
         unsafe { std::ptr::write_bytes(self.ptr.as_ptr(), 0, self.len) };
     }
 }
 
 impl std::ops::Deref for Slots {
-    type Target = [Cluster];
-    fn deref(&self) -> &[Cluster] {
-        // SAFETY: `ptr` holds `len` initialised clusters for as long as `self` lives.
+    type Target = [Entry];
+    fn deref(&self) -> &[Entry] {
+        // SAFETY: `ptr` holds `len` initialised entries for as long as `self` lives.
         unsafe { std::slice::from_raw_parts(self.ptr.as_ptr(), self.len) }
     }
 }
 
 impl std::ops::DerefMut for Slots {
-    fn deref_mut(&mut self) -> &mut [Cluster] {
+    fn deref_mut(&mut self) -> &mut [Entry] {
         // SAFETY: as in `deref`, and `&mut self` makes the borrow unique.
         unsafe { std::slice::from_raw_parts_mut(self.ptr.as_ptr(), self.len) }
     }
@@ -368,9 +306,9 @@ impl Drop for Slots {
     }
 }
 
-// SAFETY: `Slots` owns its clusters (plain data) exactly as a `Box<[Cluster]>` would.
+// SAFETY: `Slots` owns its entries (plain data) exactly as a `Box<[Entry]>` would.
 unsafe impl Send for Slots {}
-// SAFETY: shared access only reads, as for `Box<[Cluster]>`.
+// SAFETY: shared access only reads, as for `Box<[Entry]>`.
 unsafe impl Sync for Slots {}
 
 /// Mate scores are stored relative to the node (plies to mate from here), not to the root.
@@ -397,7 +335,6 @@ fn score_from_tt(score: i32, ply: usize) -> i32 {
 }
 
 const _: () = assert!(std::mem::size_of::<Entry>() == 16);
-const _: () = assert!(std::mem::size_of::<Cluster>() == 64);
 const _: () = assert!(MAX_PLY < 256);
 
 #[cfg(test)]
@@ -430,68 +367,5 @@ mod tests {
         tt.clear();
         assert!(tt.probe(42, 0).is_none());
         assert_eq!(tt.megabytes(), 1);
-    }
-
-    #[test]
-    fn a_cluster_keeps_four_positions_and_evicts_the_one_worth_least() {
-        let mut tt = TranspositionTable::new(1);
-        // Keys below 2^50 all map to the first of the 1 MiB table's 16,384 clusters.
-        let keys = [11u64, 12, 13, 14];
-        for (depth, &key) in [5, 2, 7, 4].iter().zip(&keys) {
-            tt.store(key, 0, *depth, 1, Bound::Lower, PackedMove::NONE, false);
-        }
-        for &key in &keys {
-            assert!(tt.probe(key, 0).is_some(), "key {key} should be kept");
-        }
-        // A fifth position takes the slot of the shallowest (depth 2).
-        tt.store(15, 0, 3, 1, Bound::Lower, PackedMove::NONE, false);
-        assert!(tt.probe(12, 0).is_none());
-        assert_eq!(tt.probe(15, 0).map(|h| h.depth), Some(3));
-        // The same position is updated in place, never stored twice.
-        tt.store(11, 0, 1, 9, Bound::Upper, PackedMove::NONE, false);
-        assert_eq!(tt.probe(11, 0).map(|h| (h.depth, h.score)), Some((1, 9)));
-        // A search later, an old deep entry (depth 7 less 8 for its age) goes only after the
-        // older shallow ones, but before fresh entries of depth 1.
-        tt.new_search();
-        for key in [16, 17, 19] {
-            tt.store(key, 0, 1, 1, Bound::Lower, PackedMove::NONE, false);
-        }
-        assert!(tt.probe(13, 0).is_some());
-        tt.store(20, 0, 1, 1, Bound::Lower, PackedMove::NONE, false);
-        assert!(tt.probe(13, 0).is_none());
-        // A quiescence result evicts no entry of this search's main search...
-        let full: Vec<u64> = (11..=20).filter(|&k| tt.probe(k, 0).is_some()).collect();
-        assert_eq!(full.len(), 4);
-        tt.store_shallow(
-            18,
-            0,
-            quiescence_depth(0),
-            1,
-            Bound::Upper,
-            PackedMove::NONE,
-        );
-        assert!(tt.probe(18, 0).is_none());
-        // ...but takes a stale slot, and updates its own entry.
-        tt.new_search();
-        tt.store_shallow(
-            18,
-            0,
-            quiescence_depth(0),
-            1,
-            Bound::Upper,
-            PackedMove::NONE,
-        );
-        assert_eq!(tt.probe(18, 0).map(|h| h.score), Some(1));
-        tt.store_shallow(
-            18,
-            0,
-            quiescence_depth(1),
-            2,
-            Bound::Upper,
-            PackedMove::NONE,
-        );
-        assert_eq!(tt.probe(18, 0).map(|h| h.score), Some(2));
-        // Of the sample's 1,000 slots, one holds an entry of this search.
-        assert_eq!(tt.hashfull(), 1);
     }
 }
