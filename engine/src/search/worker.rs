@@ -606,18 +606,19 @@ impl Worker<'_> {
             self.corrected_evaluate(pos, ply)
         };
         self.static_evals[ply] = static_eval;
+        // How much better this side stands than the opponent thought a ply ago: the two
+        // static evaluations, each from its own side, summed (`None` where either is unknown).
+        let parent_swing =
+            (!root && static_eval != -INFINITY && self.static_evals[ply - 1] != -INFINITY)
+                .then(|| static_eval + self.static_evals[ply - 1]);
         // The opponent's quiet move that led here, judged by the evaluation's swing.
         if self.knobs.eval_history_divisor > 0
-            && !root
             && excluded.is_none()
-            && static_eval != -INFINITY
-            && self.static_evals[ply - 1] != -INFINITY
+            && let Some(swing) = parent_swing
             && let Some(previous) = self.heuristics.played_quiet(ply - 1)
         {
             let max = self.knobs.history_bonus_max;
-            let bonus = (-(self.static_evals[ply - 1] + static_eval)
-                / self.knobs.eval_history_divisor)
-                .clamp(-max, max);
+            let bonus = (-swing / self.knobs.eval_history_divisor).clamp(-max, max);
             if bonus != 0 {
                 self.score_deferred();
                 self.heuristics
@@ -630,12 +631,8 @@ impl Worker<'_> {
         if self.knobs.hindsight_depth
             && prior_reduction > 0
             && excluded.is_none()
-            && static_eval != -INFINITY
-            && self.static_evals[ply - 1] != -INFINITY
+            && let Some(swing) = parent_swing
         {
-            // Both evaluations from their own side: their sum is how much better this side
-            // stands than the opponent thought a ply ago.
-            let swing = static_eval + self.static_evals[ply - 1];
             if prior_reduction >= 3 && swing <= 0 {
                 depth += 1;
             } else if prior_reduction >= 2 && depth >= 2 && swing > self.knobs.hindsight_margin {
@@ -693,11 +690,9 @@ impl Worker<'_> {
                 }
             }
             let rfp_plies = depth - i32::from(self.knobs.rfp_improving && improving);
-            // The opponent's move worsened its side (both evaluations from their own side).
-            let opponent_worsening = self.knobs.rfp_worsening_percent > 0
-                && !root
-                && self.static_evals[ply - 1] != -INFINITY
-                && static_eval + self.static_evals[ply - 1] > 2;
+            // The opponent's move worsened its side.
+            let opponent_worsening =
+                self.knobs.rfp_worsening_percent > 0 && parent_swing.is_some_and(|s| s > 2);
             let rfp_slack = if opponent_worsening {
                 self.knobs.reverse_futility_margin * self.knobs.rfp_worsening_percent / 100
             } else {
