@@ -24,6 +24,17 @@ fn main() -> ExitCode {
     match positional.as_slice() {
         [] => {}
         [cmd, rest @ ..] if cmd.as_str() == "bench" => {
+            // `engine bench [depth] [name=value ...]`: the assignments measure a variant
+            // (OpenBench sends plain `bench`, whose count is the defaults').
+            let (assignments, rest): (Vec<&&String>, Vec<&&String>) =
+                rest.iter().partition(|a| a.contains('='));
+            let mut params = Params::default();
+            for assignment in assignments {
+                if let Err(e) = params.set_assignment(assignment) {
+                    eprintln!("engine bench: {e}");
+                    return ExitCode::from(2);
+                }
+            }
             let depth = match rest.first() {
                 None => bench::DEFAULT_DEPTH,
                 Some(text) => match text.parse::<u32>() {
@@ -35,7 +46,7 @@ fn main() -> ExitCode {
                 },
             };
             let stdout = io::stdout();
-            return match bench::run(&Params::default(), depth, &mut stdout.lock()) {
+            return match bench::run(&params, depth, &mut stdout.lock()) {
                 Ok(_) => ExitCode::SUCCESS,
                 Err(e) => {
                     eprintln!("engine bench: {e}");
@@ -53,7 +64,7 @@ fn main() -> ExitCode {
         }
         [other, ..] => {
             eprintln!(
-                "engine: unknown command '{other}' (usage: engine [--all-options] | engine bench [depth] | engine perft [depth] | engine spsa-input [--params LIST])"
+                "engine: unknown command '{other}' (usage: engine [--all-options] | engine bench [depth] [name=value ...] | engine perft [depth] | engine spsa-input [--params LIST])"
             );
             return ExitCode::from(2);
         }

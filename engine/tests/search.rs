@@ -392,6 +392,7 @@ fn every_search_feature_off_by_default_can_be_switched_on() {
         "history_overshoot_margin=150",
         "low_ply_history=16",
         "rfp_worsening_percent=33",
+        "nnue=1",
     ] {
         assert!(
             changes_the_search(assignments),

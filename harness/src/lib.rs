@@ -13,6 +13,7 @@
 //!   lines, JSON events).
 //! - [`output`]: games.csv, games.pgn, configuration and summary files.
 //! - [`tune`] and [`datagen`]: Texel tuning and its training data.
+//! - [`nnue`]: training the engine's NNUE evaluation on that data.
 //! - [`report`]: match reports with plots.
 //! - [`spawn`]: starting child processes (engines, their bench).
 //! - [`store`]: tests in PostgreSQL for workers on many machines (claims, commits, SPRT).
@@ -30,6 +31,7 @@ pub mod datagen;
 pub mod distributed;
 pub mod game;
 pub mod interrupt;
+pub mod nnue;
 pub mod output;
 pub mod report;
 pub mod reporters;

@@ -32,6 +32,10 @@
 //!
 //! Pawnless positions where neither side can force mate (KK, KNK, KBK, KNNK, KBKB, ...) report
 //! no features and evaluate to 0.
+//!
+//! With the `nnue` switch on, [`nnue`]'s network evaluates instead, from accumulators the
+//! search keeps move by move; the dead draws and the mating of a lone king keep the rules
+//! above.
 
 pub(crate) mod imbalance;
 mod incremental;
@@ -40,6 +44,7 @@ mod king_activity;
 mod king_danger;
 mod material;
 mod mating;
+pub mod nnue;
 mod outposts;
 mod passers;
 mod pawn_cache;
@@ -219,6 +224,8 @@ pub struct Evaluator {
     piece_squares: Box<incremental::PieceSquareTable>,
     /// Endgame scale factors by class, percent.
     scales: Scales,
+    /// The network that evaluates instead of the terms, when the `nnue` switch is on.
+    network: Option<&'static nnue::Network>,
     /// Whether the CPU has the instructions of [`crate::cpu::has_bit_instructions`], read
     /// once here rather than at every evaluation.
     #[cfg(target_arch = "x86_64")]
@@ -241,6 +248,7 @@ impl Evaluator {
             weights: sink::packed(&weights),
             piece_squares,
             scales: scales(params),
+            network: (params.get(params::search::NNUE) != 0).then(nnue::embedded),
             #[cfg(target_arch = "x86_64")]
             bit_instructions: crate::cpu::has_bit_instructions(),
             #[cfg(target_arch = "x86_64")]
@@ -376,6 +384,31 @@ impl Evaluator {
         // truncated once (and exactly the unscaled formula at 100 %).
         let percent = self.scales.percent(pos.board(), eg);
         (mg * phase * 100 + eg * percent * (PHASE_MAX - phase)) / (PHASE_MAX * 100)
+    }
+
+    /// The network that evaluates, if the `nnue` switch is on.
+    #[inline]
+    pub fn network(&self) -> Option<&'static nnue::Network> {
+        self.network
+    }
+
+    /// The network's evaluation of `pos` (whose accumulator is `acc`) from the side to
+    /// move's view, where the network evaluates: not in pawnless endings that the terms'
+    /// own rules score (dead draws, mating a lone king), where this returns `None`.
+    #[inline]
+    pub fn evaluate_network(
+        &self,
+        net: &nnue::Network,
+        pos: &Chess,
+        acc: &nnue::Accumulator,
+    ) -> Option<i32> {
+        let board = pos.board();
+        if board.pawns().is_empty()
+            && (mating::is_dead_draw(board) || mating::lone_king_winner(board).is_some())
+        {
+            return None;
+        }
+        Some(acc.evaluate(net, pos.turn()))
     }
 
     /// The material and piece-square sums of `pos`, from scratch.

@@ -28,6 +28,7 @@ use std::time::{Duration, Instant};
 use shakmaty::zobrist::Zobrist64;
 use shakmaty::{Chess, EnPassantMode, Move, MoveList, Position};
 
+use crate::eval::nnue::Accumulator;
 use crate::eval::{Evaluator, PawnCache, PieceSquares};
 use crate::params::Params;
 use correction::CorrectionHistory;
@@ -119,6 +120,8 @@ pub struct Searcher {
     keys: KeyStack,
     /// Material and piece-square sums of the position at each ply of the current path.
     piece_squares: Vec<PieceSquares>,
+    /// The network's accumulator of the position at each ply (when the `nnue` switch is on).
+    accumulators: Vec<Accumulator>,
     pv: Vec<MoveList>,
     /// Move-ordering scores of the node at each ply of the current path.
     scores: Vec<[i32; worker::MAX_MOVES]>,
@@ -142,6 +145,7 @@ impl Searcher {
             correction: CorrectionHistory::new(),
             keys: KeyStack::new(),
             piece_squares: vec![PieceSquares::default(); MAX_PLY + 2],
+            accumulators: vec![Accumulator::default(); MAX_PLY + 2],
             pv: vec![MoveList::new(); MAX_PLY + 2],
             scores: vec![[0; worker::MAX_MOVES]; MAX_PLY + 2],
             deferred: vec![worker::Deferred::default(); MAX_PLY + 2],
@@ -179,6 +183,13 @@ impl Searcher {
         self.correction.clear();
     }
 
+    /// The network's accumulator of the root, if the network evaluates.
+    fn set_root_accumulator(&mut self, root: &Chess) {
+        if let Some(net) = self.evaluator.network() {
+            self.accumulators[0] = Accumulator::new(net, root.board());
+        }
+    }
+
     fn worker<'a>(
         &'a mut self,
         stop: &'a AtomicBool,
@@ -197,6 +208,7 @@ impl Searcher {
             correction: &mut self.correction,
             keys: &mut self.keys,
             piece_squares: &mut self.piece_squares,
+            accumulators: &mut self.accumulators,
             pv: &mut self.pv,
             scores: &mut self.scores,
             deferred: &mut self.deferred,
@@ -260,6 +272,7 @@ impl Searcher {
         let root_key = position_key(root);
         self.keys.reset(history, root_key);
         self.piece_squares[0] = self.evaluator.piece_squares(root);
+        self.set_root_accumulator(root);
         self.tt.new_search();
         self.heuristics.age();
 
@@ -405,6 +418,7 @@ impl Searcher {
         let key = position_key(pos);
         self.keys.reset(&[], key);
         self.piece_squares[0] = self.evaluator.piece_squares(pos);
+        self.set_root_accumulator(pos);
         let mut worker = self.worker(&stop, &[], time, u64::MAX);
         let score = worker.qsearch(pos, key, -INFINITY, INFINITY, 0, 0);
         let mut leaf = pos.clone();

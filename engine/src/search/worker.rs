@@ -27,6 +27,7 @@ use super::see::{self, see_at_least};
 use super::threats::{creates_threat, lesser_threats};
 use super::time::TimeManager;
 use super::tt::{Bound, PackedMove, TranspositionTable};
+use crate::eval::nnue::Accumulator;
 use crate::eval::{Evaluator, PawnCache, PieceSquares};
 
 /// Room for the scores of one node's moves (shakmaty's `MoveList` capacity).
@@ -76,6 +77,9 @@ pub(crate) struct Worker<'a> {
     pub keys: &'a mut KeyStack,
     /// `piece_squares[ply]`: material and piece-square sums of the position at `ply`.
     pub piece_squares: &'a mut [PieceSquares],
+    /// `accumulators[ply]`: the network's accumulator of the position at `ply`, kept only
+    /// while the network evaluates.
+    pub accumulators: &'a mut [Accumulator],
     /// Triangular PV table: `pv[ply]` is the best line found from `ply`.
     pub pv: &'a mut [MoveList],
     /// `scores[ply]`: the ordering scores of the moves of the node at `ply` (one buffer per
@@ -201,6 +205,19 @@ impl Worker<'_> {
     }
 
     fn evaluate_uncached(&mut self, pos: &Chess, ply: usize) -> i32 {
+        if let Some(net) = self.evaluator.network() {
+            debug_assert_eq!(
+                self.accumulators[ply],
+                Accumulator::new(net, pos.board()),
+                "{pos:?}"
+            );
+            if let Some(eval) = self
+                .evaluator
+                .evaluate_network(net, pos, &self.accumulators[ply])
+            {
+                return eval.clamp(-MATE_BOUND + 1, MATE_BOUND - 1);
+            }
+        }
         let sums = self.piece_squares[ply];
         debug_assert_eq!(sums, self.evaluator.piece_squares(pos), "{pos:?}");
         let eval = self.evaluator.evaluate_cached(pos, sums, self.pawn_cache);
@@ -216,6 +233,10 @@ impl Worker<'_> {
         self.piece_squares[ply + 1] =
             self.evaluator
                 .piece_squares_after(pos, self.piece_squares[ply], m);
+        if let Some(net) = self.evaluator.network() {
+            let (parents, children) = self.accumulators.split_at_mut(ply + 1);
+            parents[ply].after(net, pos.turn(), m, &mut children[0]);
+        }
     }
 
     /// Starts loading the table and evaluation-cache slots of the child whose key is `key`,
@@ -733,6 +754,9 @@ impl Worker<'_> {
                 debug_assert_eq!(null_key, position_key(&null_pos), "{pos:?}");
                 self.keys.set(ply + 1, null_key);
                 self.piece_squares[ply + 1] = self.piece_squares[ply];
+                if self.evaluator.network().is_some() {
+                    self.accumulators[ply + 1] = self.accumulators[ply];
+                }
                 self.heuristics.set_played(ply, pos.turn(), None);
                 // The side that just passed was to move, so its pieces do not attack the
                 // other king: the null position is never in check.

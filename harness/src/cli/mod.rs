@@ -64,6 +64,8 @@ pub enum Command {
     Relabel(cmd::relabel::RelabelArgs),
     /// Texel-tune evaluation weights on labelled positions.
     Tune(cmd::tune::TuneArgs),
+    /// Train the engine's NNUE evaluation on labelled positions (datagen --format score).
+    TrainNet(cmd::train_net::TrainNetArgs),
     /// Write report.md and report.html for finished match folders.
     Report(cmd::report::ReportArgs),
     /// Measure the harness: match throughput and tuner speed.
@@ -87,6 +89,7 @@ pub fn run(cli: Cli) -> anyhow::Result<std::process::ExitCode> {
         Command::Datagen(args) => cmd::datagen::run(args),
         Command::Relabel(args) => cmd::relabel::run(args),
         Command::Tune(args) => cmd::tune::run(args),
+        Command::TrainNet(args) => cmd::train_net::run(args),
         Command::Report(args) => cmd::report::run(args),
         Command::Bench(args) => cmd::bench::run(args),
         Command::Store(args) => cmd::store_cmd::run(args),

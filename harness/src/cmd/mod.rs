@@ -16,5 +16,6 @@ pub mod run_match;
 pub mod spsa;
 pub mod store_cmd;
 pub mod test_cmd;
+pub mod train_net;
 pub mod tune;
 pub mod worker;

@@ -9,4 +9,6 @@ pub mod summary;
 pub use csv_rows::{GameRow, GamesCsv, GamesCsvRows, RowResult, read_games_csv};
 pub use folder::FolderWriter;
 pub use pgn::{GamesPgn, PgnHeader, format_game};
-pub use summary::{RunEnd, SummaryFile, check_writable, write_atomically, write_json};
+pub use summary::{
+    RunEnd, SummaryFile, check_writable, write_atomically, write_bytes_atomically, write_json,
+};

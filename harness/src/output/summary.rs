@@ -133,10 +133,15 @@ pub fn write_json(path: &Path, value: &impl Serialize) -> anyhow::Result<()> {
 /// Writes `text` to `path` through a temporary file beside it and a rename, so a reader (or
 /// a crash) never sees half a file.
 pub fn write_atomically(path: &Path, text: &str) -> anyhow::Result<()> {
+    write_bytes_atomically(path, text.as_bytes())
+}
+
+/// [`write_atomically`] for bytes.
+pub fn write_bytes_atomically(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
     let mut tmp_name = path.file_name().unwrap_or_default().to_os_string();
     tmp_name.push(".tmp");
     let tmp = path.with_file_name(tmp_name);
-    std::fs::write(&tmp, text).with_context(|| format!("cannot write {}", tmp.display()))?;
+    std::fs::write(&tmp, bytes).with_context(|| format!("cannot write {}", tmp.display()))?;
     std::fs::rename(&tmp, path).with_context(|| format!("cannot write {}", path.display()))
 }
 

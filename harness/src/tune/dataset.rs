@@ -143,7 +143,8 @@ pub fn read_all(path: &Path, options: ReadOptions) -> anyhow::Result<(Vec<Sample
     Ok((all, report))
 }
 
-fn open(path: &Path) -> anyhow::Result<Box<dyn BufRead>> {
+/// Opens a data set for reading, decompressing `.xz`; a missing file is a usage error.
+pub fn open(path: &Path) -> anyhow::Result<Box<dyn BufRead>> {
     let file = File::open(path)
         .map_err(|e| UsageError(format!("cannot open data set {}: {e}", path.display())))?;
     let inner: Box<dyn Read> = if path.extension().is_some_and(|e| e == "xz") {
@@ -183,7 +184,8 @@ fn is_header(text: &str) -> bool {
     first.eq_ignore_ascii_case("fen")
 }
 
-fn shorten(text: &str) -> String {
+/// A line cut to 120 characters, for error messages.
+pub fn shorten(text: &str) -> String {
     const MAX: usize = 120;
     if text.chars().count() <= MAX {
         text.to_string()

@@ -1,0 +1,332 @@
+//! The hidden layer's inputs, both perspectives: the bias plus the feature weights of every
+//! piece. A move changes two to four pieces, so a child's accumulator is its parent's plus
+//! and minus those rows, never the sum over the board again.
+
+use shakmaty::{Board, CastlingSide, Color, Move, Piece, Role, Square};
+
+use super::{HIDDEN, Network, QA, QB, SCALE, feature};
+
+/// `[perspective]` (indexed by `Color as usize`): the hidden units' inputs, scaled by `QA`.
+#[derive(Clone, Copy, PartialEq, Eq)]
+#[repr(C, align(64))]
+pub struct Accumulator {
+    values: [[i16; HIDDEN]; 2],
+}
+
+impl Default for Accumulator {
+    fn default() -> Self {
+        Accumulator {
+            values: [[0; HIDDEN]; 2],
+        }
+    }
+}
+
+impl std::fmt::Debug for Accumulator {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "Accumulator(white {:?}.., black {:?}..)",
+            &self.values[Color::White as usize][..4],
+            &self.values[Color::Black as usize][..4]
+        )
+    }
+}
+
+/// A piece and where it is, as a move adds or removes it.
+type Placed = (Piece, Square);
+
+impl Accumulator {
+    /// The accumulator of `board`, from scratch.
+    pub fn new(net: &Network, board: &Board) -> Self {
+        let mut acc = Accumulator {
+            values: [net.feature_bias; 2],
+        };
+        for (square, piece) in board {
+            for perspective in Color::ALL {
+                let row = &net.feature_weights[feature(perspective, piece, square)];
+                for (v, w) in acc.values[perspective as usize].iter_mut().zip(row) {
+                    *v += w;
+                }
+            }
+        }
+        acc
+    }
+
+    /// Writes to `child` the accumulator after `us` plays the legal move `m` on the board
+    /// this accumulator is of.
+    #[inline]
+    pub fn after(&self, net: &Network, us: Color, m: Move, child: &mut Accumulator) {
+        let own = |role| Piece { color: us, role };
+        match m {
+            Move::Normal {
+                role,
+                from,
+                capture: None,
+                to,
+                promotion,
+            } => self.update(
+                net,
+                child,
+                [(own(promotion.unwrap_or(role)), to)],
+                [(own(role), from)],
+            ),
+            Move::Normal {
+                role,
+                from,
+                capture: Some(captured),
+                to,
+                promotion,
+            } => {
+                let taken = Piece {
+                    color: !us,
+                    role: captured,
+                };
+                self.update(
+                    net,
+                    child,
+                    [(own(promotion.unwrap_or(role)), to)],
+                    [(own(role), from), (taken, to)],
+                )
+            }
+            Move::EnPassant { from, to } => {
+                let taken = Piece {
+                    color: !us,
+                    role: Role::Pawn,
+                };
+                let taken_on = Square::from_coords(to.file(), from.rank());
+                self.update(
+                    net,
+                    child,
+                    [(own(Role::Pawn), to)],
+                    [(own(Role::Pawn), from), (taken, taken_on)],
+                )
+            }
+            Move::Castle { king, rook } => {
+                let side = if rook > king {
+                    CastlingSide::KingSide
+                } else {
+                    CastlingSide::QueenSide
+                };
+                self.update(
+                    net,
+                    child,
+                    [
+                        (own(Role::King), side.king_to(us)),
+                        (own(Role::Rook), side.rook_to(us)),
+                    ],
+                    [(own(Role::King), king), (own(Role::Rook), rook)],
+                )
+            }
+            Move::Put { role, to } => self.update(net, child, [(own(role), to)], []),
+        }
+    }
+
+    /// `child = self + Σ rows of added − Σ rows of removed`, for both perspectives, in one
+    /// pass over each.
+    #[inline(always)]
+    fn update<const A: usize, const R: usize>(
+        &self,
+        net: &Network,
+        child: &mut Accumulator,
+        added: [Placed; A],
+        removed: [Placed; R],
+    ) {
+        for perspective in Color::ALL {
+            let p = perspective as usize;
+            let adds =
+                added.map(|(piece, sq)| &net.feature_weights[feature(perspective, piece, sq)]);
+            let subs =
+                removed.map(|(piece, sq)| &net.feature_weights[feature(perspective, piece, sq)]);
+            let (from, to) = (&self.values[p], &mut child.values[p]);
+            for i in 0..HIDDEN {
+                let mut v = from[i];
+                for row in adds {
+                    v = v.wrapping_add(row[i]);
+                }
+                for row in subs {
+                    v = v.wrapping_sub(row[i]);
+                }
+                to[i] = v;
+            }
+        }
+    }
+
+    /// The network's output for this position with `stm` to move, in centipawns from its
+    /// view.
+    #[inline]
+    pub fn evaluate(&self, net: &Network, stm: Color) -> i32 {
+        let (us, them) = (&self.values[stm as usize], &self.values[!stm as usize]);
+        let (v_us, v_them) = net.output_weights.split_at(HIDDEN);
+        // screlu(x)·v = clamp(x)·v·clamp(x): clamp·v fits an i16 (255 · 127), and the sum
+        // in i32 holds QA²·QB times the output.
+        let half = |acc: &[i16; HIDDEN], weights: &[i16]| -> i32 {
+            // In this shape (an i16 product, then i16 × i16 summed in i32) the compiler
+            // multiplies and adds pairs of lanes in one instruction (pmaddwd).
+            let mut sum = 0i32;
+            for (x, w) in acc.iter().zip(weights) {
+                let c = (*x).clamp(0, QA as i16);
+                sum = sum.wrapping_add(i32::from(c.wrapping_mul(*w)) * i32::from(c));
+            }
+            sum
+        };
+        let raw = half(us, v_us).wrapping_add(half(them, v_them)) / QA + net.output_bias;
+        raw * SCALE / (QA * QB)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use shakmaty::fen::Fen;
+    use shakmaty::{CastlingMode, Chess, Position};
+
+    use super::*;
+    use crate::eval::nnue::FloatNetwork;
+
+    fn sample() -> Network {
+        let mut state = 0x2545_F491_4F6C_DD1Du64;
+        let mut next = || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            ((state >> 40) as f32 / (1u64 << 24) as f32 - 0.5) * 0.2
+        };
+        let mut net = FloatNetwork::zeros();
+        net.feature_weights.iter_mut().for_each(|w| *w = next());
+        net.feature_bias.iter_mut().for_each(|w| *w = next() + 0.2);
+        net.output_weights
+            .iter_mut()
+            .for_each(|w| *w = next() * 10.0);
+        net.output_bias = 0.05;
+        net.quantise()
+    }
+
+    /// The float network's output, computed directly from the board.
+    fn float_eval(net: &FloatNetwork, pos: &Chess) -> f32 {
+        let stm = pos.turn();
+        let mut total = net.output_bias;
+        for (half, perspective) in [stm, !stm].into_iter().enumerate() {
+            let mut hidden = net.feature_bias.clone();
+            for (square, piece) in pos.board() {
+                let row = feature(perspective, piece, square) * HIDDEN;
+                for (h, w) in hidden
+                    .iter_mut()
+                    .zip(&net.feature_weights[row..row + HIDDEN])
+                {
+                    *h += w;
+                }
+            }
+            for (h, v) in hidden.iter().zip(&net.output_weights[half * HIDDEN..]) {
+                total += h.clamp(0.0, 1.0).powi(2) * v;
+            }
+        }
+        total * SCALE as f32
+    }
+
+    fn walk(net: &Network, pos: &Chess, acc: &Accumulator, depth: u32) {
+        assert_eq!(*acc, Accumulator::new(net, pos.board()), "{pos:?}");
+        if depth == 0 {
+            return;
+        }
+        for m in pos.legal_moves() {
+            let mut child_acc = Accumulator::default();
+            acc.after(net, pos.turn(), m, &mut child_acc);
+            let mut child = pos.clone();
+            child.play_unchecked(m);
+            walk(net, &child, &child_acc, depth - 1);
+        }
+    }
+
+    const FENS: [&str; 5] = [
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+        "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+        "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3",
+        "n1n5/PPPk4/8/8/8/8/4Kppp/5N1N b - - 0 1",
+    ];
+
+    fn position(fen: &str) -> Chess {
+        fen.parse::<Fen>()
+            .unwrap()
+            .into_position(CastlingMode::Standard)
+            .unwrap()
+    }
+
+    #[test]
+    fn updated_accumulators_equal_recomputed_ones() {
+        let net = sample();
+        for fen in FENS {
+            let pos = position(fen);
+            walk(&net, &pos, &Accumulator::new(&net, pos.board()), 3);
+        }
+    }
+
+    #[test]
+    fn the_integer_output_follows_the_float_network() {
+        let float = {
+            let mut state = 7u64;
+            let mut next = || {
+                state = state
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                ((state >> 40) as f32 / (1u64 << 24) as f32 - 0.5) * 0.2
+            };
+            let mut net = FloatNetwork::zeros();
+            net.feature_weights.iter_mut().for_each(|w| *w = next());
+            net.feature_bias.iter_mut().for_each(|w| *w = next() + 0.2);
+            net.output_weights
+                .iter_mut()
+                .for_each(|w| *w = next() * 10.0);
+            net.output_bias = 0.05;
+            net
+        };
+        let net = float.quantise();
+        // The quantised weights read back as floats: the integers must compute their output
+        // to within the final division's rounding.
+        let dequantised = FloatNetwork {
+            feature_weights: net
+                .feature_weights
+                .iter()
+                .flatten()
+                .map(|w| f32::from(*w) / QA as f32)
+                .collect(),
+            feature_bias: net
+                .feature_bias
+                .iter()
+                .map(|w| f32::from(*w) / QA as f32)
+                .collect(),
+            output_weights: net
+                .output_weights
+                .iter()
+                .map(|w| f32::from(*w) / QB as f32)
+                .collect(),
+            output_bias: net.output_bias as f32 / (QA * QB) as f32,
+        };
+        for fen in FENS {
+            let pos = position(fen);
+            let quantised = Accumulator::new(&net, pos.board()).evaluate(&net, pos.turn());
+            let exact = float_eval(&dequantised, &pos);
+            assert!(
+                (exact - quantised as f32).abs() <= 1.01,
+                "{fen}: dequantised float {exact}, integer {quantised}"
+            );
+            // Rounding every weight moves the output by a few centipawns at most.
+            let original = float_eval(&float, &pos);
+            assert!(
+                (original - quantised as f32).abs() <= 15.0,
+                "{fen}: float {original}, quantised {quantised}"
+            );
+        }
+    }
+
+    #[test]
+    fn colours_flipped_the_output_is_the_same() {
+        let net = sample();
+        let pos = position(FENS[0]);
+        let mirrored =
+            position("r3k2r/pppbbppp/2n2q1P/1P2p3/3pn3/BN2PNP1/P1PPQPB1/R3K2R b KQkq - 0 1");
+        assert_eq!(
+            Accumulator::new(&net, pos.board()).evaluate(&net, pos.turn()),
+            Accumulator::new(&net, mirrored.board()).evaluate(&net, mirrored.turn())
+        );
+    }
+}

@@ -1,0 +1,59 @@
+//! An efficiently updatable neural network (NNUE) evaluation: 768 piece-square inputs per
+//! perspective, one hidden layer of [`HIDDEN`] units shared by both perspectives, squared
+//! clipped ReLU, and one output.
+//!
+//! - [`network`]: the quantised weights and their file format, read and written here only.
+//! - [`accumulator`]: the hidden layer's inputs for both perspectives, updated move by move.
+//! - [`embedded`]: the network built into the engine.
+//!
+//! The output, in centipawns from the side to move's view, is
+//! `(Σ screlu(us)·v_us + Σ screlu(them)·v_them + bias) · SCALE`, where `screlu(x) =
+//! clamp(x, 0, 1)²` of the accumulator for the side to move (`us`) and for the other side.
+//! Integers carry it: the accumulator is scaled by [`QA`], the output weights by [`QB`].
+
+pub mod accumulator;
+mod embedded;
+pub mod network;
+
+use shakmaty::{Color, Piece, Square};
+
+pub use accumulator::Accumulator;
+pub use embedded::embedded;
+pub use network::{FloatNetwork, NetError, Network};
+
+/// Inputs per perspective: (own, enemy) × six roles × 64 squares.
+pub const INPUTS: usize = 768;
+/// Hidden units per perspective.
+pub const HIDDEN: usize = 128;
+/// Quantisation of the accumulator (feature weights and biases): 1.0 is `QA`.
+pub const QA: i32 = 255;
+/// Quantisation of the output weights: 1.0 is `QB`.
+pub const QB: i32 = 64;
+/// Centipawns of one unit of the network's raw output.
+pub const SCALE: i32 = 400;
+/// Largest magnitude of a float weight that quantises without overflow (output weights to
+/// `QB`, so that `QA · v` stays in an `i16`); the trainer clips to it.
+pub const WEIGHT_CLIP: f32 = 1.98;
+
+/// The input that `piece` on `square` sets for `perspective`: the board as that side sees it
+/// (Black's flipped top to bottom), its own pieces first.
+///
+/// ```
+/// use engine::eval::nnue::feature;
+/// use shakmaty::{Color, Piece, Role, Square};
+/// let white_pawn = Piece { color: Color::White, role: Role::Pawn };
+/// let black_pawn = Piece { color: Color::Black, role: Role::Pawn };
+/// // A white pawn on e2 is to White what a black pawn on e7 is to Black.
+/// assert_eq!(feature(Color::White, white_pawn, Square::E2), feature(Color::Black, black_pawn, Square::E7));
+/// assert_eq!(feature(Color::White, white_pawn, Square::A1), 0);
+/// assert_eq!(feature(Color::White, black_pawn, Square::A1), 384);
+/// ```
+#[inline(always)]
+pub fn feature(perspective: Color, piece: Piece, square: Square) -> usize {
+    let square = match perspective {
+        Color::White => usize::from(square),
+        Color::Black => usize::from(square) ^ 56,
+    };
+    let side = usize::from(piece.color != perspective);
+    side * 384 + (piece.role as usize - 1) * 64 + square
+}

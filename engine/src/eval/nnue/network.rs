@@ -1,0 +1,244 @@
+//! The network's weights, quantised, and their file format (little-endian):
+//!
+//! | bytes | content |
+//! |---|---|
+//! | 8 | magic `b"ENGNNUE1"` |
+//! | 4 + 4 | `u32` inputs (768) and hidden units ([`HIDDEN`]) |
+//! | 2 · 768 · H | `i16` feature weights, one row of H per input, scaled by [`QA`] |
+//! | 2 · H | `i16` hidden biases, scaled by [`QA`] |
+//! | 2 · 2H | `i16` output weights (side to move's H, then the other side's), scaled by [`QB`] |
+//! | 4 | `i32` output bias, scaled by `QA · QB` |
+
+use super::{HIDDEN, INPUTS, QA, QB, WEIGHT_CLIP};
+
+const MAGIC: &[u8; 8] = b"ENGNNUE1";
+/// Bytes of a network file.
+pub const FILE_BYTES: usize = 8 + 8 + 2 * INPUTS * HIDDEN + 2 * HIDDEN + 2 * 2 * HIDDEN + 4;
+
+/// Why bytes are not a network of this engine's shape.
+#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+pub enum NetError {
+    #[error("not a network file (its first 8 bytes are not ENGNNUE1)")]
+    Magic,
+    #[error(
+        "network of {inputs} inputs and {hidden} hidden units; this engine takes {INPUTS} and {HIDDEN}"
+    )]
+    Shape { inputs: u32, hidden: u32 },
+    #[error("network file of {found} bytes; a {INPUTS}x{HIDDEN} network has {FILE_BYTES}")]
+    Length { found: usize },
+}
+
+/// Quantised weights, as the engine evaluates with them.
+#[derive(Clone, PartialEq, Eq)]
+pub struct Network {
+    /// `[input][hidden]`, scaled by [`QA`].
+    pub(super) feature_weights: Box<[[i16; HIDDEN]; INPUTS]>,
+    /// Scaled by [`QA`].
+    pub(super) feature_bias: [i16; HIDDEN],
+    /// Side to move's hidden units, then the other side's; scaled by [`QB`].
+    pub(super) output_weights: [i16; 2 * HIDDEN],
+    /// Scaled by `QA · QB`.
+    pub(super) output_bias: i32,
+}
+
+impl std::fmt::Debug for Network {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "Network({INPUTS}x{HIDDEN}, output bias {})",
+            self.output_bias
+        )
+    }
+}
+
+/// The same network in floats, as the trainer fits it (row-major like [`Network`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct FloatNetwork {
+    /// `INPUTS · HIDDEN`, input-major.
+    pub feature_weights: Vec<f32>,
+    /// `HIDDEN`.
+    pub feature_bias: Vec<f32>,
+    /// `2 · HIDDEN`: side to move's, then the other side's.
+    pub output_weights: Vec<f32>,
+    pub output_bias: f32,
+}
+
+impl FloatNetwork {
+    /// All zeros, of this engine's shape.
+    pub fn zeros() -> Self {
+        FloatNetwork {
+            feature_weights: vec![0.0; INPUTS * HIDDEN],
+            feature_bias: vec![0.0; HIDDEN],
+            output_weights: vec![0.0; 2 * HIDDEN],
+            output_bias: 0.0,
+        }
+    }
+
+    /// Rounded to the engine's integers. Weights beyond the clip are clipped first (the
+    /// trainer keeps them within it; this guards the `i16`s).
+    pub fn quantise(&self) -> Network {
+        let q =
+            |w: f32, scale: i32| (w.clamp(-WEIGHT_CLIP, WEIGHT_CLIP) * scale as f32).round() as i16;
+        let mut feature_weights = Box::new([[0i16; HIDDEN]; INPUTS]);
+        for (row, weights) in feature_weights
+            .iter_mut()
+            .zip(self.feature_weights.chunks_exact(HIDDEN))
+        {
+            for (to, w) in row.iter_mut().zip(weights) {
+                *to = q(*w, QA);
+            }
+        }
+        let mut feature_bias = [0i16; HIDDEN];
+        for (to, w) in feature_bias.iter_mut().zip(&self.feature_bias) {
+            *to = q(*w, QA);
+        }
+        let mut output_weights = [0i16; 2 * HIDDEN];
+        for (to, w) in output_weights.iter_mut().zip(&self.output_weights) {
+            *to = q(*w, QB);
+        }
+        Network {
+            feature_weights,
+            feature_bias,
+            output_weights,
+            output_bias: (self.output_bias * (QA * QB) as f32).round() as i32,
+        }
+    }
+}
+
+impl Network {
+    /// Reads a network file.
+    pub fn from_bytes(bytes: &[u8]) -> Result<Network, NetError> {
+        if bytes.len() < 16 || &bytes[..8] != MAGIC {
+            return Err(NetError::Magic);
+        }
+        let word = |at: usize| {
+            u32::from_le_bytes([bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]])
+        };
+        let (inputs, hidden) = (word(8), word(12));
+        if inputs as usize != INPUTS || hidden as usize != HIDDEN {
+            return Err(NetError::Shape { inputs, hidden });
+        }
+        if bytes.len() != FILE_BYTES {
+            return Err(NetError::Length { found: bytes.len() });
+        }
+        let mut shorts = bytes[16..FILE_BYTES - 4]
+            .chunks_exact(2)
+            .map(|b| i16::from_le_bytes([b[0], b[1]]));
+        let mut next = || shorts.next().unwrap_or_default();
+        let mut feature_weights = Box::new([[0i16; HIDDEN]; INPUTS]);
+        for row in feature_weights.iter_mut() {
+            row.fill_with(&mut next);
+        }
+        let mut feature_bias = [0i16; HIDDEN];
+        feature_bias.fill_with(&mut next);
+        let mut output_weights = [0i16; 2 * HIDDEN];
+        output_weights.fill_with(&mut next);
+        let output_bias = i32::from_le_bytes([
+            bytes[FILE_BYTES - 4],
+            bytes[FILE_BYTES - 3],
+            bytes[FILE_BYTES - 2],
+            bytes[FILE_BYTES - 1],
+        ]);
+        Ok(Network {
+            feature_weights,
+            feature_bias,
+            output_weights,
+            output_bias,
+        })
+    }
+
+    /// The network file's bytes.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut out = Vec::with_capacity(FILE_BYTES);
+        out.extend_from_slice(MAGIC);
+        out.extend_from_slice(&(INPUTS as u32).to_le_bytes());
+        out.extend_from_slice(&(HIDDEN as u32).to_le_bytes());
+        let shorts = self
+            .feature_weights
+            .iter()
+            .flatten()
+            .chain(&self.feature_bias)
+            .chain(&self.output_weights);
+        for w in shorts {
+            out.extend_from_slice(&w.to_le_bytes());
+        }
+        out.extend_from_slice(&self.output_bias.to_le_bytes());
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A network of small varied weights, deterministic.
+    pub(crate) fn sample() -> FloatNetwork {
+        let mut state = 0x9E37_79B9_7F4A_7C15u64;
+        let mut next = || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            ((state >> 40) as f32 / (1u64 << 24) as f32 - 0.5) * 0.2
+        };
+        let mut net = FloatNetwork::zeros();
+        net.feature_weights.iter_mut().for_each(|w| *w = next());
+        net.feature_bias.iter_mut().for_each(|w| *w = next() + 0.1);
+        net.output_weights
+            .iter_mut()
+            .for_each(|w| *w = next() * 10.0);
+        net.output_bias = 0.05;
+        net
+    }
+
+    #[test]
+    fn a_network_survives_its_file() {
+        let net = sample().quantise();
+        let bytes = net.to_bytes();
+        assert_eq!(bytes.len(), FILE_BYTES);
+        assert_eq!(Network::from_bytes(&bytes), Ok(net));
+    }
+
+    #[test]
+    fn bad_files_are_named() {
+        let bytes = sample().quantise().to_bytes();
+        assert_eq!(Network::from_bytes(b"garbage!"), Err(NetError::Magic));
+        assert_eq!(
+            Network::from_bytes(&bytes[..bytes.len() - 1]),
+            Err(NetError::Length {
+                found: FILE_BYTES - 1
+            })
+        );
+        let mut wide = bytes.clone();
+        wide[12..16].copy_from_slice(&256u32.to_le_bytes());
+        assert_eq!(
+            Network::from_bytes(&wide),
+            Err(NetError::Shape {
+                inputs: 768,
+                hidden: 256
+            })
+        );
+        assert!(
+            NetError::Shape {
+                inputs: 768,
+                hidden: 256
+            }
+            .to_string()
+            .contains("this engine takes 768 and 128")
+        );
+    }
+
+    #[test]
+    fn quantising_clips_and_rounds() {
+        let mut net = FloatNetwork::zeros();
+        net.output_weights[0] = 5.0;
+        net.output_weights[1] = -0.5;
+        net.feature_weights[3] = 0.1;
+        let q = net.quantise();
+        assert_eq!(
+            q.output_weights[0],
+            (WEIGHT_CLIP * QB as f32).round() as i16
+        );
+        assert_eq!(q.output_weights[1], -32);
+        assert_eq!(q.feature_weights[0][3], 26);
+    }
+}

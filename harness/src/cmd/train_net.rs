@@ -1,0 +1,105 @@
+//! `harness train-net`: train the engine's NNUE evaluation on labelled positions.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use crate::cli::key_value::check_range;
+use crate::nnue::data::MAX_SCORE_LIMIT;
+use crate::nnue::trainer::{
+    DEFAULT_BATCH, DEFAULT_EPOCHS, DEFAULT_LEARNING_RATE, DEFAULT_MAX_SCORE, DEFAULT_VALIDATION,
+    DEFAULT_WDL,
+};
+use crate::nnue::{self, TrainSpec};
+
+#[derive(Debug, clap::Args)]
+#[command(
+    after_help = "The network: 768 piece-square inputs per side, 128 hidden units \
+(squared clipped ReLU), one output; the file is the engine's quantised format. Each position's \
+target is `wdl · result + (1 − wdl) · sigmoid(score / 400)` from the side to move's view, \
+the loss the mean squared difference to `sigmoid(eval / 400)`. Adam on mini-batches; the \
+learning rate falls along a half cosine to a tenth of --lr by the last batch. After every \
+epoch the network is written to --out (through a temporary file, so a stopped run leaves the \
+last epoch's network) and one line reports the losses, the learning rate and the speed. The \
+same --seed and data give the same network, whatever the --threads.
+
+Example:
+  harness datagen --format score --positions 5000000 --out data/selfplay.txt
+  harness train-net --data data/selfplay.txt --out nets/first.nnue --epochs 15"
+)]
+pub struct TrainNetArgs {
+    /// `FEN; score; result` file (`harness datagen --format score`; may end in .xz).
+    /// Repeat for several files.
+    #[arg(long, value_name = "FILE", required = true)]
+    pub data: Vec<PathBuf>,
+    /// The network file (overwritten after every epoch).
+    #[arg(long, value_name = "FILE")]
+    pub out: PathBuf,
+    /// Passes over the training positions.
+    #[arg(long, default_value_t = DEFAULT_EPOCHS)]
+    pub epochs: usize,
+    /// Positions per mini-batch (one Adam step each).
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_BATCH)]
+    pub batch: usize,
+    /// Adam's learning rate at the start.
+    #[arg(long, default_value_t = DEFAULT_LEARNING_RATE)]
+    pub lr: f32,
+    /// Weight of the game result in the target (0 = scores only, 1 = results only).
+    #[arg(long, default_value_t = DEFAULT_WDL)]
+    pub wdl: f32,
+    /// Leave out positions whose score is beyond ±this many centipawns.
+    #[arg(long, value_name = "CP", default_value_t = DEFAULT_MAX_SCORE)]
+    pub max_score: i32,
+    /// Share of the positions held out for validation (0 = none).
+    #[arg(long, default_value_t = DEFAULT_VALIDATION)]
+    pub validation: f64,
+    /// Seed of the initial weights, the validation split and the shuffles.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Threads (default: all cores).
+    #[arg(long)]
+    pub threads: Option<usize>,
+}
+
+/// The options as a training run, their ranges checked.
+pub fn spec(args: TrainNetArgs) -> anyhow::Result<TrainSpec> {
+    check_range("--epochs", args.epochs, 1, 100_000)?;
+    check_range("--batch", args.batch, 1, 1 << 20)?;
+    check_finite("--lr", args.lr)?;
+    check_range("--lr", args.lr, 1e-6, 1.0)?;
+    check_finite("--wdl", args.wdl)?;
+    check_range("--wdl", args.wdl, 0.0, 1.0)?;
+    check_range("--max-score", args.max_score, 1, MAX_SCORE_LIMIT)?;
+    check_finite("--validation", args.validation as f32)?;
+    check_range("--validation", args.validation, 0.0, 0.5)?;
+    if let Some(threads) = args.threads {
+        check_range("--threads", threads, 1, 1024)?;
+    }
+    let mut spec = TrainSpec::new(args.data, args.out);
+    spec.epochs = args.epochs;
+    spec.batch_size = args.batch;
+    spec.learning_rate = args.lr;
+    spec.wdl = args.wdl;
+    spec.max_score = args.max_score;
+    spec.validation = args.validation;
+    spec.seed = args.seed;
+    if let Some(threads) = args.threads {
+        spec.threads = threads;
+    }
+    Ok(spec)
+}
+
+fn check_finite(option: &str, value: f32) -> anyhow::Result<()> {
+    if !value.is_finite() {
+        crate::usage_bail!("{option} {value} is not a number");
+    }
+    Ok(())
+}
+
+pub fn run(args: TrainNetArgs) -> anyhow::Result<ExitCode> {
+    let spec = spec(args)?;
+    // Found now, not after loading.
+    crate::output::check_writable(&spec.out)?;
+    let report = nnue::train(&spec, |progress| println!("{progress}"))?;
+    println!("{report}");
+    Ok(ExitCode::SUCCESS)
+}

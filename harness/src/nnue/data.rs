@@ -1,0 +1,332 @@
+//! Training positions for the network: `FEN; score; result` lines (`harness datagen --format
+//! score`; score in centipawns and result 1.0 / 0.5 / 0.0, both from White's view), plain or
+//! `.xz`, packed into 32 bytes each so that tens of millions fit in memory.
+
+use std::io::BufRead;
+use std::path::{Path, PathBuf};
+
+use anyhow::Context as _;
+use rayon::prelude::*;
+use shakmaty::{Board, Color, Piece, Position, Role, Square};
+
+use crate::UsageError;
+use crate::tune::dataset;
+
+/// Lines parsed together (in parallel) before being packed.
+const CHUNK_LINES: usize = 1 << 16;
+
+/// Largest `--max-score`: scores are kept as `i16`.
+pub const MAX_SCORE_LIMIT: i32 = 30_000;
+
+/// One labelled position in 32 bytes: the occupied squares, the pieces on them as 4-bit
+/// codes, the side to move, the score and the result.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PackedPosition {
+    /// Bit `i` set: square `i` (a1 = 0, h8 = 63) holds a piece.
+    occupied: u64,
+    /// The pieces of the occupied squares in square order, two a byte (low nibble first):
+    /// `6 · colour + role − 1`, colour 0 White, 1 Black.
+    pieces: [u8; 16],
+    /// Search score in centipawns, White's view.
+    score: i16,
+    /// Game result for White in half points: 0 lost, 1 drawn, 2 won.
+    result: u8,
+    /// 0 White to move, 1 Black.
+    black_to_move: u8,
+}
+
+/// Why a board cannot be packed.
+#[derive(Debug, PartialEq, Eq)]
+pub enum PackError {
+    TooManyPieces(usize),
+    ScoreOutOfRange(i32),
+    /// The result is not 0, ½ or 1.
+    Result,
+}
+
+impl std::fmt::Display for PackError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            PackError::TooManyPieces(n) => write!(f, "{n} pieces on the board (at most 32)"),
+            PackError::ScoreOutOfRange(s) => {
+                write!(f, "score {s} beyond ±{MAX_SCORE_LIMIT} centipawns")
+            }
+            PackError::Result => write!(f, "result is not 1.0, 0.5 or 0.0"),
+        }
+    }
+}
+
+impl PackedPosition {
+    /// Packs `board` with `turn` to move, `score` (centipawns, White's view) and `result`
+    /// (White's, 0, 0.5 or 1).
+    pub fn new(
+        board: &Board,
+        turn: Color,
+        score: i32,
+        result: f32,
+    ) -> Result<PackedPosition, PackError> {
+        let count = board.occupied().count();
+        if count > 32 {
+            return Err(PackError::TooManyPieces(count));
+        }
+        if score.abs() > MAX_SCORE_LIMIT {
+            return Err(PackError::ScoreOutOfRange(score));
+        }
+        let halves = result * 2.0;
+        if !matches!(halves, 0.0 | 1.0 | 2.0) {
+            return Err(PackError::Result);
+        }
+        let mut pieces = [0u8; 16];
+        // The board iterates in square order, as `pieces()` reads them back.
+        for (i, (_, piece)) in board.iter().enumerate() {
+            let code = piece_code(piece);
+            pieces[i / 2] |= code << (4 * (i % 2));
+        }
+        Ok(PackedPosition {
+            occupied: u64::from(board.occupied()),
+            pieces,
+            score: score as i16,
+            result: halves as u8,
+            black_to_move: u8::from(turn == Color::Black),
+        })
+    }
+
+    /// The pieces and their squares, in square order.
+    #[inline]
+    pub fn pieces(&self) -> impl Iterator<Item = (Square, Piece)> + '_ {
+        let mut bits = self.occupied;
+        let mut i = 0usize;
+        std::iter::from_fn(move || {
+            if bits == 0 {
+                return None;
+            }
+            let square = Square::new(bits.trailing_zeros());
+            bits &= bits - 1;
+            let code = (self.pieces[i / 2] >> (4 * (i % 2))) & 15;
+            i += 1;
+            Some((square, piece_of(code)))
+        })
+    }
+
+    pub fn turn(&self) -> Color {
+        if self.black_to_move == 1 {
+            Color::Black
+        } else {
+            Color::White
+        }
+    }
+
+    /// Score in centipawns, White's view.
+    pub fn score_white(&self) -> i32 {
+        i32::from(self.score)
+    }
+
+    /// Result for White: 0, 0.5 or 1.
+    pub fn result_white(&self) -> f32 {
+        f32::from(self.result) / 2.0
+    }
+
+    /// Score in centipawns from the side to move's view.
+    #[inline]
+    pub fn score_stm(&self) -> f32 {
+        let s = f32::from(self.score);
+        if self.black_to_move == 1 { -s } else { s }
+    }
+
+    /// Result from the side to move's view.
+    #[inline]
+    pub fn result_stm(&self) -> f32 {
+        let r = f32::from(self.result) / 2.0;
+        if self.black_to_move == 1 { 1.0 - r } else { r }
+    }
+
+    /// The board again.
+    pub fn board(&self) -> Board {
+        let mut board = Board::empty();
+        for (square, piece) in self.pieces() {
+            board.set_piece_at(square, piece);
+        }
+        board
+    }
+}
+
+fn piece_code(piece: Piece) -> u8 {
+    6 * u8::from(piece.color == Color::Black) + (piece.role as u8 - 1)
+}
+
+#[inline]
+fn piece_of(code: u8) -> Piece {
+    let (color, role) = if code >= 6 {
+        (Color::Black, code - 6)
+    } else {
+        (Color::White, code)
+    };
+    Piece {
+        color,
+        role: Role::ALL[usize::from(role) % 6],
+    }
+}
+
+/// What loading found, per file and in all.
+#[derive(Clone, Debug, Default)]
+pub struct LoadReport {
+    /// Each file and the positions kept from it.
+    pub files: Vec<(PathBuf, usize)>,
+    /// Positions kept.
+    pub kept: usize,
+    /// Positions left out for a score beyond the cutoff.
+    pub over_max_score: usize,
+}
+
+/// Reads every file in `paths` (in order) and packs its positions, leaving out (and counting)
+/// those whose score's magnitude exceeds `max_score`. A malformed line is an error naming the
+/// file and line.
+pub fn load(
+    paths: &[PathBuf],
+    max_score: i32,
+) -> anyhow::Result<(Vec<PackedPosition>, LoadReport)> {
+    let mut positions = Vec::new();
+    let mut report = LoadReport::default();
+    for path in paths {
+        let before = positions.len();
+        report.over_max_score += read_file(path, max_score, &mut positions)?;
+        report.files.push((path.clone(), positions.len() - before));
+    }
+    report.kept = positions.len();
+    Ok((positions, report))
+}
+
+/// Appends the positions of one file to `out`; returns how many were over `max_score`.
+fn read_file(path: &Path, max_score: i32, out: &mut Vec<PackedPosition>) -> anyhow::Result<usize> {
+    let mut reader = dataset::open(path)?;
+    let mut over = 0usize;
+    let mut line_no = 0usize;
+    let mut bytes = Vec::new();
+    loop {
+        let mut lines: Vec<(usize, String)> = Vec::with_capacity(CHUNK_LINES);
+        while lines.len() < CHUNK_LINES {
+            bytes.clear();
+            let n = reader
+                .read_until(b'\n', &mut bytes)
+                .with_context(|| format!("reading {}", path.display()))?;
+            if n == 0 {
+                break;
+            }
+            line_no += 1;
+            let text = std::str::from_utf8(&bytes).map_err(|_| {
+                UsageError(format!(
+                    "{}:{line_no}: line is not valid UTF-8",
+                    path.display()
+                ))
+            })?;
+            let text = text.trim();
+            if text.is_empty() || text.starts_with('#') {
+                continue;
+            }
+            lines.push((line_no, text.to_string()));
+        }
+        if lines.is_empty() {
+            break;
+        }
+        let parsed: Vec<Result<Option<PackedPosition>, String>> = lines
+            .par_iter()
+            .map(|(_, text)| parse_line(text, max_score))
+            .collect();
+        for ((line, text), result) in lines.iter().zip(parsed) {
+            match result {
+                Ok(Some(position)) => out.push(position),
+                Ok(None) => over += 1,
+                Err(message) => {
+                    return Err(UsageError(format!(
+                        "{}:{line}: {message} (line: '{}')",
+                        path.display(),
+                        dataset::shorten(text)
+                    ))
+                    .into());
+                }
+            }
+        }
+    }
+    Ok(over)
+}
+
+/// One `FEN; score; result` line: the packed position, or `None` when the score is beyond
+/// `max_score`.
+pub fn parse_line(text: &str, max_score: i32) -> Result<Option<PackedPosition>, String> {
+    let fields: Vec<&str> = text.split(';').map(str::trim).collect();
+    let [fen, score, result] = fields.as_slice() else {
+        return Err(
+            "expected '<FEN>; <score>; <result>' (harness datagen --format score)".to_string(),
+        );
+    };
+    let score = dataset::parse_score(score)?;
+    let result_value = dataset::parse_result(result)?;
+    let position = dataset::parse_position(fen)?;
+    if score.abs() > max_score as f32 {
+        return Ok(None);
+    }
+    PackedPosition::new(
+        position.board(),
+        position.turn(),
+        score.round() as i32,
+        result_value,
+    )
+    .map(Some)
+    .map_err(|e| match e {
+        PackError::Result => format!("result '{result}' is not 1.0, 0.5 or 0.0"),
+        other => other.to_string(),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_position_survives_packing() {
+        let line = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R b KQkq - 0 1; -35; 0.5";
+        let packed = parse_line(line, 3000).unwrap().unwrap();
+        let position = dataset::parse_position(line.split(';').next().unwrap()).unwrap();
+        assert_eq!(&packed.board(), position.board());
+        assert_eq!(packed.turn(), Color::Black);
+        assert_eq!(packed.score_white(), -35);
+        assert_eq!(packed.score_stm(), 35.0);
+        assert_eq!(packed.result_white(), 0.5);
+        assert_eq!(packed.result_stm(), 0.5);
+        assert_eq!(std::mem::size_of::<PackedPosition>(), 32);
+
+        let white = parse_line("4k3/8/8/8/8/8/8/3QK3 w - - 0 1; 900; 1.0", 3000)
+            .unwrap()
+            .unwrap();
+        assert_eq!((white.score_stm(), white.result_stm()), (900.0, 1.0));
+        let black = parse_line("4k3/8/8/8/8/8/8/3QK3 b - - 0 1; 900; 1.0", 3000)
+            .unwrap()
+            .unwrap();
+        assert_eq!((black.score_stm(), black.result_stm()), (-900.0, 0.0));
+    }
+
+    #[test]
+    fn scores_beyond_the_cutoff_are_left_out() {
+        assert_eq!(
+            parse_line("4k3/8/8/8/8/8/8/3QK3 w - - 0 1; -3001; 0.0", 3000),
+            Ok(None)
+        );
+        assert!(
+            parse_line("4k3/8/8/8/8/8/8/3QK3 w - - 0 1; 3000; 1.0", 3000)
+                .unwrap()
+                .is_some()
+        );
+    }
+
+    #[test]
+    fn malformed_lines_say_why() {
+        let err = parse_line("4k3/8/8/8/8/8/8/3QK3 w - - 0 1; 1.0", 3000).unwrap_err();
+        assert!(err.contains("<FEN>; <score>; <result>"), "{err}");
+        let err = parse_line("4k3/8/8/8/8/8/8/3QK3 w - - 0 1; 12; 0.3", 3000).unwrap_err();
+        assert!(err.contains("result '0.3'"), "{err}");
+        let err = parse_line("4k3/8/8/8/8/8/8/3QK3 w - - 0 1; x; 0.5", 3000).unwrap_err();
+        assert!(err.contains("score 'x'"), "{err}");
+        let err = parse_line("4k3/8/8/8/8/8/8/3QKK2 w - - 0 1; 0; 0.5", 3000).unwrap_err();
+        assert!(err.contains("illegal position"), "{err}");
+    }
+}

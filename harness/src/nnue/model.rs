@@ -1,0 +1,440 @@
+//! The float network the trainer fits, as the engine's `FloatNetwork` holds it: the forward
+//! pass, the loss and its gradient for one position, and the Adam optimiser.
+//!
+//! For perspective `p` in `[side to move, other side]` (half 0 and 1) the hidden layer is
+//! `h_p = feature_bias + Σ_pieces feature_weights[feature(p, piece, square)]`; the output is
+//! `out = output_bias + Σ_half Σ_i screlu(h_half[i]) · output_weights[half · HIDDEN + i]`
+//! with `screlu(x) = clamp(x, 0, 1)²`, and `out · SCALE` centipawns for the side to move.
+//!
+//! The loss of a position is `(sigmoid(out · SCALE / 400) − t)²` with the target
+//! `t = λ · result + (1 − λ) · sigmoid(score / 400)`, both from the side to move's view.
+
+use engine::eval::nnue::{FloatNetwork, HIDDEN, SCALE, WEIGHT_CLIP, feature};
+use rand::{Rng, RngExt};
+
+use super::data::PackedPosition;
+
+/// Centipawns of one unit in the logistic that maps scores to expected results.
+pub const SIGMOID_CP: f32 = 400.0;
+
+/// The network's output in logistic units: `out · SCALE / SIGMOID_CP`.
+const OUTPUT_TO_LOGIT: f32 = SCALE as f32 / SIGMOID_CP;
+
+#[inline]
+pub fn sigmoid(x: f32) -> f32 {
+    1.0 / (1.0 + (-x).exp())
+}
+
+/// The training target of `position` (side to move's view), `wdl` the weight of the result.
+#[inline]
+pub fn target(position: &PackedPosition, wdl: f32) -> f32 {
+    wdl * position.result_stm() + (1.0 - wdl) * sigmoid(position.score_stm() / SIGMOID_CP)
+}
+
+/// The inputs a position sets: for each piece, its feature for the side to move (half 0)
+/// and for the other side (half 1).
+pub struct Features {
+    rows: [[u16; 32]; 2],
+    len: usize,
+}
+
+impl Features {
+    #[inline]
+    pub fn of(position: &PackedPosition) -> Features {
+        let stm = position.turn();
+        let mut rows = [[0u16; 32]; 2];
+        let mut len = 0;
+        for (square, piece) in position.pieces() {
+            rows[0][len] = feature(stm, piece, square) as u16;
+            rows[1][len] = feature(!stm, piece, square) as u16;
+            len += 1;
+        }
+        Features { rows, len }
+    }
+
+    #[inline]
+    fn half(&self, half: usize) -> &[u16] {
+        &self.rows[half][..self.len]
+    }
+}
+
+/// The row of `HIDDEN` weights of input `f`.
+#[inline(always)]
+fn row(weights: &[f32], f: u16) -> &[f32; HIDDEN] {
+    let start = usize::from(f) * HIDDEN;
+    weights[start..start + HIDDEN].try_into().expect("a row")
+}
+
+#[inline(always)]
+fn row_mut(weights: &mut [f32], f: u16) -> &mut [f32; HIDDEN] {
+    let start = usize::from(f) * HIDDEN;
+    (&mut weights[start..start + HIDDEN])
+        .try_into()
+        .expect("a row")
+}
+
+#[inline(always)]
+fn half_weights(weights: &[f32], half: usize) -> &[f32; HIDDEN] {
+    weights[half * HIDDEN..(half + 1) * HIDDEN]
+        .try_into()
+        .expect("a half")
+}
+
+/// The hidden layer's inputs for both halves (before the activation).
+#[inline]
+fn hidden(net: &FloatNetwork, features: &Features) -> [[f32; HIDDEN]; 2] {
+    let bias: &[f32; HIDDEN] = net
+        .feature_bias
+        .as_slice()
+        .try_into()
+        .expect("HIDDEN biases");
+    let mut h = [*bias; 2];
+    for (half, acc) in h.iter_mut().enumerate() {
+        for &f in features.half(half) {
+            let w = row(&net.feature_weights, f);
+            for i in 0..HIDDEN {
+                acc[i] += w[i];
+            }
+        }
+    }
+    h
+}
+
+/// The raw output `out` from the hidden layer's inputs.
+#[inline]
+fn output(net: &FloatNetwork, h: &[[f32; HIDDEN]; 2]) -> f32 {
+    let mut out = 0.0f32;
+    for (half, acc) in h.iter().enumerate() {
+        let v = half_weights(&net.output_weights, half);
+        let mut sum = 0.0f32;
+        for i in 0..HIDDEN {
+            let a = acc[i].clamp(0.0, 1.0);
+            sum += a * a * v[i];
+        }
+        out += sum;
+    }
+    out + net.output_bias
+}
+
+/// The float network's evaluation in centipawns from the side to move's view.
+pub fn eval_cp(net: &FloatNetwork, position: &PackedPosition) -> f32 {
+    output(net, &hidden(net, &Features::of(position))) * SCALE as f32
+}
+
+/// The loss of one position.
+pub fn loss(net: &FloatNetwork, position: &PackedPosition, wdl: f32) -> f32 {
+    let out = output(net, &hidden(net, &Features::of(position)));
+    let p = sigmoid(out * OUTPUT_TO_LOGIT);
+    let e = p - target(position, wdl);
+    e * e
+}
+
+/// Adds the gradient of one position's loss to `grad` (same shape as the network); returns
+/// the loss. Only the feature rows of the pieces on the board are touched.
+#[inline]
+pub fn accumulate(
+    net: &FloatNetwork,
+    position: &PackedPosition,
+    wdl: f32,
+    grad: &mut FloatNetwork,
+) -> f32 {
+    let features = Features::of(position);
+    let h = hidden(net, &features);
+    let out = output(net, &h);
+    let p = sigmoid(out * OUTPUT_TO_LOGIT);
+    let e = p - target(position, wdl);
+    // d(e²)/d out.
+    let g = 2.0 * e * p * (1.0 - p) * OUTPUT_TO_LOGIT;
+    grad.output_bias += g;
+    let mut dh = [[0.0f32; HIDDEN]; 2];
+    for half in 0..2 {
+        let v = half_weights(&net.output_weights, half);
+        let gv: &mut [f32; HIDDEN] = (&mut grad.output_weights[half * HIDDEN..(half + 1) * HIDDEN])
+            .try_into()
+            .expect("a half");
+        let (acc, d) = (&h[half], &mut dh[half]);
+        for i in 0..HIDDEN {
+            let a = acc[i].clamp(0.0, 1.0);
+            gv[i] += g * a * a;
+            // screlu'(x) = 2x inside (0, 1), else 0; 2·a is that (a = x there, and 0 below),
+            // but a = 1 above the range, so mask it.
+            let slope = if acc[i] < 1.0 { 2.0 * a } else { 0.0 };
+            d[i] = g * v[i] * slope;
+        }
+    }
+    for ((b, us), them) in grad.feature_bias.iter_mut().zip(&dh[0]).zip(&dh[1]) {
+        *b += us + them;
+    }
+    for (half, d) in dh.iter().enumerate() {
+        for &f in features.half(half) {
+            let w = row_mut(&mut grad.feature_weights, f);
+            for i in 0..HIDDEN {
+                w[i] += d[i];
+            }
+        }
+    }
+    e * e
+}
+
+/// A freshly initialised network.
+///
+/// A position sets about 30 of the 768 inputs of a half, so feature weights uniform in
+/// `±1/√32` (standard deviation `1/√96`) give hidden inputs with a standard deviation near
+/// `√(30/96) ≈ 0.56`: of the order of the activation's active range `(0, 1)`, about half the
+/// units active and not saturated on any one position. Output weights uniform in `±1/√HIDDEN`
+/// keep the first outputs within a few hundred centipawns. Biases start at 0.
+pub fn init(rng: &mut impl Rng) -> FloatNetwork {
+    let mut net = FloatNetwork::zeros();
+    let feature_range = 1.0 / 32f32.sqrt();
+    let output_range = 1.0 / (HIDDEN as f32).sqrt();
+    for w in &mut net.feature_weights {
+        *w = rng.random_range(-feature_range..feature_range);
+    }
+    for w in &mut net.output_weights {
+        *w = rng.random_range(-output_range..output_range);
+    }
+    net
+}
+
+/// Adam with bias correction (β1 0.9, β2 0.999).
+pub struct Adam {
+    m: FloatNetwork,
+    v: FloatNetwork,
+    steps: i32,
+}
+
+const BETA1: f32 = 0.9;
+const BETA2: f32 = 0.999;
+const EPSILON: f32 = 1e-8;
+
+/// The parameter groups of a network (and of a gradient of the same shape), in one order.
+pub fn groups(net: &mut FloatNetwork) -> [&mut [f32]; 4] {
+    [
+        &mut net.feature_weights,
+        &mut net.feature_bias,
+        &mut net.output_weights,
+        std::slice::from_mut(&mut net.output_bias),
+    ]
+}
+
+/// [`groups`], to read.
+pub fn groups_ref(net: &FloatNetwork) -> [&[f32]; 4] {
+    [
+        &net.feature_weights,
+        &net.feature_bias,
+        &net.output_weights,
+        std::slice::from_ref(&net.output_bias),
+    ]
+}
+
+impl Default for Adam {
+    fn default() -> Self {
+        Adam {
+            m: FloatNetwork::zeros(),
+            v: FloatNetwork::zeros(),
+            steps: 0,
+        }
+    }
+}
+
+impl Adam {
+    /// One step of size `lr` along `grad · grad_scale` (the gradient of the mean loss), then
+    /// every parameter clipped to `±WEIGHT_CLIP` so that the network quantises exactly.
+    pub fn step(&mut self, net: &mut FloatNetwork, grad: &FloatNetwork, grad_scale: f32, lr: f32) {
+        use rayon::prelude::*;
+        self.steps += 1;
+        let c1 = 1.0 - BETA1.powi(self.steps);
+        let c2 = 1.0 - BETA2.powi(self.steps);
+        let step = lr * c2.sqrt() / c1;
+        let update = |w: &mut f32, g: f32, m: &mut f32, v: &mut f32| {
+            let g = g * grad_scale;
+            *m = BETA1 * *m + (1.0 - BETA1) * g;
+            *v = BETA2 * *v + (1.0 - BETA2) * g * g;
+            *w = (*w - step * *m / (v.sqrt() + EPSILON * c2.sqrt()))
+                .clamp(-WEIGHT_CLIP, WEIGHT_CLIP);
+        };
+        let [w0, w1, w2, w3] = groups(net);
+        let [g0, g1, g2, g3] = groups_ref(grad);
+        let [m0, m1, m2, m3] = groups(&mut self.m);
+        let [v0, v1, v2, v3] = groups(&mut self.v);
+        for (w, g, m, v) in [
+            (w0, g0, m0, v0),
+            (w1, g1, m1, v1),
+            (w2, g2, m2, v2),
+            (w3, g3, m3, v3),
+        ] {
+            const BLOCK: usize = 8192;
+            w.par_chunks_mut(BLOCK)
+                .zip(g.par_chunks(BLOCK))
+                .zip(m.par_chunks_mut(BLOCK))
+                .zip(v.par_chunks_mut(BLOCK))
+                .for_each(|(((w, g), m), v)| {
+                    for (((w, g), m), v) in w
+                        .iter_mut()
+                        .zip(g.iter())
+                        .zip(m.iter_mut())
+                        .zip(v.iter_mut())
+                    {
+                        update(w, *g, m, v);
+                    }
+                });
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use rand::SeedableRng;
+    use rand_chacha::ChaCha8Rng;
+
+    use super::*;
+    use crate::nnue::data::parse_line;
+
+    const LINES: [&str; 4] = [
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1; 45; 1.0",
+        "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1; -120; 0.5",
+        "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 b - - 0 1; 10; 0.0",
+        "n1n5/PPPk4/8/8/8/8/4Kppp/5N1N b - - 0 1; -300; 0.0",
+    ];
+
+    fn positions() -> Vec<PackedPosition> {
+        LINES
+            .iter()
+            .map(|l| parse_line(l, 3000).unwrap().unwrap())
+            .collect()
+    }
+
+    fn parameter<'a>(net: &'a mut FloatNetwork, group: &str, index: usize) -> &'a mut f32 {
+        match group {
+            "output_bias" => &mut net.output_bias,
+            "output_weights" => &mut net.output_weights[index],
+            "feature_bias" => &mut net.feature_bias[index],
+            _ => &mut net.feature_weights[index],
+        }
+    }
+
+    /// The mean loss over `positions`, written out independently of the trainer's code and
+    /// in f64, with `delta` added to one parameter (`group[index]`).
+    fn mean_loss_f64(
+        net: &FloatNetwork,
+        positions: &[PackedPosition],
+        wdl: f64,
+        (group, index, delta): (&str, usize, f64),
+    ) -> f64 {
+        let widen = |name: &str, weights: &[f32]| -> Vec<f64> {
+            let mut w: Vec<f64> = weights.iter().map(|&x| f64::from(x)).collect();
+            if name == group {
+                w[index] += delta;
+            }
+            w
+        };
+        let feature_weights = widen("feature_weights", &net.feature_weights);
+        let feature_bias = widen("feature_bias", &net.feature_bias);
+        let output_weights = widen("output_weights", &net.output_weights);
+        let output_bias = widen("output_bias", &[net.output_bias])[0];
+        let sigmoid = |x: f64| 1.0 / (1.0 + (-x).exp());
+        let mut total = 0.0;
+        for p in positions {
+            let stm = p.turn();
+            let mut out = output_bias;
+            for (half, perspective) in [stm, !stm].into_iter().enumerate() {
+                let mut h = feature_bias.clone();
+                for (square, piece) in p.pieces() {
+                    let r = feature(perspective, piece, square) * HIDDEN;
+                    for (h, w) in h.iter_mut().zip(&feature_weights[r..r + HIDDEN]) {
+                        *h += w;
+                    }
+                }
+                for (h, v) in h.iter().zip(&output_weights[half * HIDDEN..]) {
+                    out += h.clamp(0.0, 1.0).powi(2) * v;
+                }
+            }
+            let prediction = sigmoid(out * f64::from(SCALE) / 400.0);
+            let target = wdl * f64::from(p.result_stm())
+                + (1.0 - wdl) * sigmoid(f64::from(p.score_stm()) / 400.0);
+            total += (prediction - target).powi(2);
+        }
+        total / positions.len() as f64
+    }
+
+    #[test]
+    fn the_gradient_matches_finite_differences() {
+        let mut rng = ChaCha8Rng::seed_from_u64(3);
+        let mut net = init(&mut rng);
+        for b in &mut net.feature_bias {
+            *b = rng.random_range(0.0..0.3);
+        }
+        // Larger output weights so the feature weights' gradients are well above rounding.
+        for v in &mut net.output_weights {
+            *v *= 8.0;
+        }
+        net.output_bias = 0.1;
+        let positions = positions();
+        let wdl = 0.3;
+        let mut grad = FloatNetwork::zeros();
+        for p in &positions {
+            accumulate(&net, p, wdl, &mut grad);
+        }
+        let n = positions.len() as f32;
+        // Weights to check: every group, including feature rows the positions set.
+        let features = Features::of(&positions[0]);
+        let mut checks: Vec<(&str, usize)> = vec![("output_bias", 0)];
+        for i in [0, 5, 77, 130, 255] {
+            checks.push(("output_weights", i));
+        }
+        for i in [1, 17, 64, 127] {
+            checks.push(("feature_bias", i));
+        }
+        for (k, half) in [(0usize, 0usize), (3, 0), (1, 1), (7, 1)] {
+            let f = usize::from(features.half(half)[k]);
+            for i in [2, 40, 99] {
+                checks.push(("feature_weights", f * HIDDEN + i));
+            }
+        }
+        let eps = 1e-5f64;
+        let mut compared = 0;
+        for (group, index) in checks {
+            let analytic = f64::from(*parameter(&mut grad, group, index) / n);
+            let numeric = (mean_loss_f64(&net, &positions, f64::from(wdl), (group, index, eps))
+                - mean_loss_f64(&net, &positions, f64::from(wdl), (group, index, -eps)))
+                / (2.0 * eps);
+            // The analytic gradient is summed in f32.
+            let tolerance = 1e-4 * analytic.abs().max(numeric.abs()) + 1e-8;
+            assert!(
+                (analytic - numeric).abs() <= tolerance,
+                "{group}[{index}]: analytic {analytic:e}, finite differences {numeric:e}"
+            );
+            if analytic.abs() > 1e-5 {
+                compared += 1;
+            }
+        }
+        // Most checked weights have a gradient well above the tolerance's floor.
+        assert!(compared >= 15, "only {compared} non-trivial gradients");
+    }
+
+    #[test]
+    fn the_forward_pass_is_the_engines_model() {
+        // The same sum written out over the board, as the engine's tests compute it.
+        let mut rng = ChaCha8Rng::seed_from_u64(9);
+        let net = init(&mut rng);
+        for p in positions() {
+            let stm = p.turn();
+            let mut total = net.output_bias;
+            for (half, perspective) in [stm, !stm].into_iter().enumerate() {
+                let mut h = net.feature_bias.clone();
+                for (square, piece) in p.pieces() {
+                    let r = feature(perspective, piece, square) * HIDDEN;
+                    for (h, w) in h.iter_mut().zip(&net.feature_weights[r..r + HIDDEN]) {
+                        *h += w;
+                    }
+                }
+                for (h, v) in h.iter().zip(&net.output_weights[half * HIDDEN..]) {
+                    total += h.clamp(0.0, 1.0).powi(2) * v;
+                }
+            }
+            let expected = total * SCALE as f32;
+            let got = eval_cp(&net, &p);
+            assert!((expected - got).abs() < 1e-3, "{expected} vs {got}");
+        }
+    }
+}

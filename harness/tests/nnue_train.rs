@@ -1,0 +1,328 @@
+//! `harness train-net` and the `nnue` trainer behind it: a network learns that a queen more
+//! is better, its file reads back, bad lines are named, and the run does not depend on the
+//! number of threads.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use engine::eval::nnue::{Accumulator, Network};
+use harness::nnue::{TrainSpec, train};
+use rand::{RngExt, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use shakmaty::fen::Fen;
+use shakmaty::{
+    Bitboard, Board, ByColor, CastlingMode, Chess, Color, EnPassantMode, FromSetup, Piece,
+    Position, Rank, Role, Setup, Square,
+};
+
+fn harness() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_harness"))
+}
+
+/// `count` legal positions of two kings, a few pawns and one queen, and the queen's colour.
+fn queen_positions(count: usize, seed: u64) -> Vec<(Chess, Color)> {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut positions = Vec::new();
+    let place = |board: &mut Board, piece: Piece, rng: &mut ChaCha8Rng| loop {
+        let square = Square::new(rng.random_range(0..64u32));
+        let back_rank = matches!(square.rank(), Rank::First | Rank::Eighth);
+        if board.piece_at(square).is_none() && !(piece.role == Role::Pawn && back_rank) {
+            board.set_piece_at(square, piece);
+            break;
+        }
+    };
+    let colour = |rng: &mut ChaCha8Rng| {
+        if rng.random_bool(0.5) {
+            Color::White
+        } else {
+            Color::Black
+        }
+    };
+    while positions.len() < count {
+        let mut board = Board::empty();
+        place(&mut board, Color::White.king(), &mut rng);
+        place(&mut board, Color::Black.king(), &mut rng);
+        for _ in 0..rng.random_range(0..4) {
+            place(&mut board, Color::White.pawn(), &mut rng);
+            place(&mut board, Color::Black.pawn(), &mut rng);
+        }
+        let queen_side = colour(&mut rng);
+        place(&mut board, queen_side.queen(), &mut rng);
+        let setup = Setup {
+            board,
+            promoted: Bitboard::EMPTY,
+            pockets: None,
+            turn: colour(&mut rng),
+            castling_rights: Bitboard::EMPTY,
+            ep_square: None,
+            remaining_checks: None::<ByColor<_>>,
+            halfmoves: 0,
+            fullmoves: std::num::NonZeroU32::MIN,
+        };
+        if let Ok(position) = Chess::from_setup(setup, CastlingMode::Standard) {
+            positions.push((position, queen_side));
+        }
+    }
+    positions
+}
+
+/// [`queen_positions`] labelled for the queen's side: score ±900 (White's view), result 1.0
+/// or 0.0.
+fn write_queen_data(path: &Path, count: usize, seed: u64) {
+    let lines: Vec<String> = queen_positions(count, seed)
+        .into_iter()
+        .map(|(position, queen_side)| {
+            let fen = Fen::from_position(&position, EnPassantMode::Legal);
+            let (score, result) = match queen_side {
+                Color::White => (900, "1.0"),
+                Color::Black => (-900, "0.0"),
+            };
+            format!("{fen}; {score}; {result}")
+        })
+        .collect();
+    std::fs::write(path, lines.join("\n") + "\n").unwrap();
+}
+
+fn parse(fen: &str) -> Chess {
+    fen.parse::<Fen>()
+        .unwrap()
+        .into_position(CastlingMode::Standard)
+        .unwrap()
+}
+
+/// The engine's evaluation, side to move's view.
+fn engine_eval(net: &Network, position: &Chess) -> i32 {
+    Accumulator::new(net, position.board()).evaluate(net, position.turn())
+}
+
+fn spec(data: PathBuf, out: PathBuf) -> TrainSpec {
+    let mut spec = TrainSpec::new(vec![data], out);
+    spec.epochs = 6;
+    spec.batch_size = 256;
+    spec.learning_rate = 0.005;
+    spec.validation = 0.1;
+    spec.threads = 2;
+    spec
+}
+
+#[test]
+fn a_network_learns_that_a_queen_more_is_better() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("queens.txt");
+    let out = dir.path().join("queens.nnue");
+    write_queen_data(&data, 4000, 7);
+    let mut lines = Vec::new();
+    let report = train(&spec(data, out.clone()), |p| lines.push(p.to_string())).unwrap();
+
+    let initial = report.initial_validation_loss.unwrap();
+    let last = report.epochs.last().unwrap();
+    let final_loss = last.validation_loss.unwrap();
+    assert!(
+        final_loss < 0.25 * initial,
+        "validation loss {initial} -> {final_loss}"
+    );
+    assert!(last.train_loss < report.epochs[0].train_loss);
+    assert_eq!(report.epochs.len(), 6);
+    assert_eq!(report.train_positions + report.validation_positions, 4000);
+    assert_eq!(report.validation_positions, 400);
+    // One line for the load, one for the initial loss, one an epoch.
+    assert_eq!(lines.len(), 2 + 6, "{lines:?}");
+    assert!(
+        lines[2].starts_with("epoch   1/6  train loss "),
+        "{}",
+        lines[2]
+    );
+
+    // The file is the engine's network, the quantised float network.
+    let bytes = std::fs::read(&out).unwrap();
+    let net = Network::from_bytes(&bytes).expect("the written network reads back");
+    assert_eq!(net, report.network.quantise());
+    assert!(!dir.path().join("queens.nnue.tmp").exists());
+
+    // The side with the queen is better, whoever is to move.
+    for (fen, white_better) in [
+        ("4k3/8/8/8/8/8/8/3QK3 w - - 0 1", true),
+        ("4k3/8/8/8/8/8/8/3QK3 b - - 0 1", true),
+        ("4k3/8/8/8/2q5/8/8/4K3 w - - 0 1", false),
+        ("4k3/8/8/8/2q5/8/8/4K3 b - - 0 1", false),
+    ] {
+        let position = parse(fen);
+        let eval = engine_eval(&net, &position);
+        let white_eval = if position.turn() == Color::White {
+            eval
+        } else {
+            -eval
+        };
+        assert!(
+            (white_eval > 200) == white_better && (white_eval < -200) != white_better,
+            "{fen}: {eval}"
+        );
+    }
+    let fresh = queen_positions(500, 99);
+    let right = fresh
+        .iter()
+        .filter(|(position, queen_side)| {
+            let eval = engine_eval(&net, position);
+            (eval > 0) == (position.turn() == *queen_side)
+        })
+        .count();
+    assert!(
+        right >= 475,
+        "{right} of 500 fresh positions scored for the queen's side"
+    );
+
+    // Quantisation is harmless.
+    let q = &report.quantisation;
+    assert!(q.on_validation && q.positions == 400);
+    assert!(
+        (q.quantised_loss - q.float_loss).abs() < 0.002,
+        "quantised {} vs float {}",
+        q.quantised_loss,
+        q.float_loss
+    );
+    assert!(q.mean_cp_difference < 10.0, "{}", q.mean_cp_difference);
+}
+
+#[test]
+fn the_network_does_not_depend_on_the_number_of_threads() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("queens.txt");
+    write_queen_data(&data, 3000, 11);
+    let run = |threads: usize| {
+        let mut spec = spec(data.clone(), dir.path().join(format!("t{threads}.nnue")));
+        spec.epochs = 2;
+        spec.batch_size = 1500;
+        spec.threads = threads;
+        train(&spec, |_| {}).unwrap().network
+    };
+    assert!(run(1) == run(2), "different networks on 1 and 2 threads");
+}
+
+#[test]
+fn a_bad_line_names_its_file_and_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("bad.txt");
+    std::fs::write(
+        &data,
+        "4k3/8/8/8/8/8/8/3QK3 w - - 0 1; 900; 1.0\n\
+         # a comment\n\
+         4k3/8/8/8/8/8/8/3QK3 b - - 0 1; 900; 1.0\n\
+         4k3/8/8/8/8/8/8/3QK3 w - - 0 1; 1.0\n",
+    )
+    .unwrap();
+    let err = train(&spec(data, dir.path().join("x.nnue")), |_| {}).unwrap_err();
+    // A usage error: exit code 2.
+    assert!(err.downcast_ref::<harness::UsageError>().is_some(), "{err}");
+    let err = err.to_string();
+    assert!(
+        err.contains("bad.txt:4: expected '<FEN>; <score>; <result>'"),
+        "{err}"
+    );
+}
+
+#[test]
+fn the_command_trains_and_writes_a_network() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("queens.txt");
+    let out = dir.path().join("net.nnue");
+    write_queen_data(&data, 1000, 3);
+    let output = harness()
+        .args(["train-net", "--data"])
+        .arg(&data)
+        .arg("--out")
+        .arg(&out)
+        .args([
+            "--epochs",
+            "2",
+            "--batch",
+            "128",
+            "--threads",
+            "1",
+            "--validation",
+            "0.1",
+        ])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        output.status.success(),
+        "{stdout}\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert!(
+        stdout.contains("1000 positions (0 with |score| > 3000 left out): 900 to train on, 100 to validate; 1 thread\n"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("epoch   2/2  train loss"), "{stdout}");
+    assert!(
+        stdout
+            .contains("quantised network as the engine evaluates it, on 100 validation positions"),
+        "{stdout}"
+    );
+    Network::from_bytes(&std::fs::read(&out).unwrap()).unwrap();
+}
+
+#[test]
+fn out_of_range_options_are_usage_errors() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("net.nnue");
+    for (option, value, message) in [
+        (
+            "--wdl",
+            "1.5",
+            "--wdl 1.5 is out of range (accepted: 0 to 1)",
+        ),
+        (
+            "--lr",
+            "0",
+            "--lr 0 is out of range (accepted: 0.000001 to 1)",
+        ),
+        (
+            "--batch",
+            "0",
+            "--batch 0 is out of range (accepted: 1 to 1048576)",
+        ),
+        (
+            "--epochs",
+            "0",
+            "--epochs 0 is out of range (accepted: 1 to 100000)",
+        ),
+        (
+            "--validation",
+            "0.9",
+            "--validation 0.9 is out of range (accepted: 0 to 0.5)",
+        ),
+        (
+            "--max-score",
+            "0",
+            "--max-score 0 is out of range (accepted: 1 to 30000)",
+        ),
+        (
+            "--threads",
+            "0",
+            "--threads 0 is out of range (accepted: 1 to 1024)",
+        ),
+        ("--lr", "NaN", "--lr NaN is not a number"),
+    ] {
+        let output = harness()
+            .args(["train-net", "--data", "missing.txt", "--out"])
+            .arg(&out)
+            .args([option, value])
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{option} {value}: {stderr}");
+        assert!(stderr.contains(message), "{option} {value}: {stderr}");
+    }
+    let output = harness()
+        .args(["train-net", "--data", "missing.txt", "--out"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("cannot open data set missing.txt"),
+        "{stderr}"
+    );
+}
