@@ -2,18 +2,13 @@
 //! score`; score in centipawns and result 1.0 / 0.5 / 0.0, both from White's view), plain or
 //! `.xz`, packed into 32 bytes each so that tens of millions fit in memory.
 
-use std::io::BufRead;
 use std::path::{Path, PathBuf};
 
-use anyhow::Context as _;
 use rayon::prelude::*;
 use shakmaty::{Board, Color, Piece, Position, Role, Square};
 
 use crate::UsageError;
 use crate::tune::dataset;
-
-/// Lines parsed together (in parallel) before being packed.
-const CHUNK_LINES: usize = 1 << 16;
 
 /// Largest `--max-score`: scores are kept as `i16`.
 pub const MAX_SCORE_LIMIT: i32 = 30_000;
@@ -198,36 +193,8 @@ pub fn load(
 
 /// Appends the positions of one file to `out`; returns how many were over `max_score`.
 fn read_file(path: &Path, max_score: i32, out: &mut Vec<PackedPosition>) -> anyhow::Result<usize> {
-    let mut reader = dataset::open(path)?;
     let mut over = 0usize;
-    let mut line_no = 0usize;
-    let mut bytes = Vec::new();
-    loop {
-        let mut lines: Vec<(usize, String)> = Vec::with_capacity(CHUNK_LINES);
-        while lines.len() < CHUNK_LINES {
-            bytes.clear();
-            let n = reader
-                .read_until(b'\n', &mut bytes)
-                .with_context(|| format!("reading {}", path.display()))?;
-            if n == 0 {
-                break;
-            }
-            line_no += 1;
-            let text = std::str::from_utf8(&bytes).map_err(|_| {
-                UsageError(format!(
-                    "{}:{line_no}: line is not valid UTF-8",
-                    path.display()
-                ))
-            })?;
-            let text = text.trim();
-            if text.is_empty() || text.starts_with('#') {
-                continue;
-            }
-            lines.push((line_no, text.to_string()));
-        }
-        if lines.is_empty() {
-            break;
-        }
+    dataset::for_each_chunk(path, |lines| {
         let parsed: Vec<Result<Option<PackedPosition>, String>> = lines
             .par_iter()
             .map(|(_, text)| parse_line(text, max_score))
@@ -237,16 +204,12 @@ fn read_file(path: &Path, max_score: i32, out: &mut Vec<PackedPosition>) -> anyh
                 Ok(Some(position)) => out.push(position),
                 Ok(None) => over += 1,
                 Err(message) => {
-                    return Err(UsageError(format!(
-                        "{}:{line}: {message} (line: '{}')",
-                        path.display(),
-                        dataset::shorten(text)
-                    ))
-                    .into());
+                    return Err(UsageError(dataset::line_error(path, *line, text, &message)).into());
                 }
             }
         }
-    }
+        Ok(())
+    })?;
     Ok(over)
 }
 

@@ -67,37 +67,9 @@ pub fn read_chunks(
     options: ReadOptions,
     mut sink: impl FnMut(Vec<Sample>) -> anyhow::Result<()>,
 ) -> anyhow::Result<ReadReport> {
-    let mut reader = open(path)?;
     let mut report = ReadReport::default();
     let mut format = (options.format != Format::Auto).then_some(options.format);
-    let mut line_no = 0usize;
-    let mut bytes = Vec::new();
-    loop {
-        let mut lines: Vec<(usize, String)> = Vec::with_capacity(CHUNK_LINES);
-        while lines.len() < CHUNK_LINES {
-            bytes.clear();
-            let n = reader
-                .read_until(b'\n', &mut bytes)
-                .with_context(|| format!("reading {}", path.display()))?;
-            if n == 0 {
-                break;
-            }
-            line_no += 1;
-            let text = String::from_utf8(std::mem::take(&mut bytes)).map_err(|_| {
-                UsageError(format!(
-                    "{}:{line_no}: line is not valid UTF-8",
-                    path.display()
-                ))
-            })?;
-            let text = text.trim();
-            if text.is_empty() || text.starts_with('#') {
-                continue;
-            }
-            lines.push((line_no, text.to_string()));
-        }
-        if lines.is_empty() {
-            break;
-        }
+    for_each_chunk(path, |lines| {
         let format = *format.get_or_insert_with(|| detect(path, &lines[0].1));
         let parsed: Vec<Result<Option<Sample>, String>> = lines
             .par_iter()
@@ -114,11 +86,7 @@ pub fn read_chunks(
                 Ok(Some(sample)) => samples.push(sample),
                 Ok(None) => {}
                 Err(message) => {
-                    let message = format!(
-                        "{}:{line}: {message} (line: '{}')",
-                        path.display(),
-                        shorten(text)
-                    );
+                    let message = line_error(path, *line, text, &message);
                     if !options.skip_bad {
                         return Err(UsageError(message).into());
                     }
@@ -128,9 +96,58 @@ pub fn read_chunks(
             }
         }
         report.samples += samples.len();
-        sink(samples)?;
-    }
+        sink(samples)
+    })?;
     Ok(report)
+}
+
+/// Reads the lines of `path` (plain or `.xz`) and hands them to `on_chunk` up to
+/// [`CHUNK_LINES`] at a time, each trimmed, with its line number; blank lines and `#`
+/// comments are left out. A line that is not UTF-8 is an error naming the file and line.
+pub fn for_each_chunk(
+    path: &Path,
+    mut on_chunk: impl FnMut(&[(usize, String)]) -> anyhow::Result<()>,
+) -> anyhow::Result<()> {
+    let mut reader = open(path)?;
+    let mut line_no = 0usize;
+    let mut bytes = Vec::new();
+    loop {
+        let mut lines: Vec<(usize, String)> = Vec::with_capacity(CHUNK_LINES);
+        while lines.len() < CHUNK_LINES {
+            bytes.clear();
+            let n = reader
+                .read_until(b'\n', &mut bytes)
+                .with_context(|| format!("reading {}", path.display()))?;
+            if n == 0 {
+                break;
+            }
+            line_no += 1;
+            let text = std::str::from_utf8(&bytes).map_err(|_| {
+                UsageError(format!(
+                    "{}:{line_no}: line is not valid UTF-8",
+                    path.display()
+                ))
+            })?;
+            let text = text.trim();
+            if text.is_empty() || text.starts_with('#') {
+                continue;
+            }
+            lines.push((line_no, text.to_string()));
+        }
+        if lines.is_empty() {
+            return Ok(());
+        }
+        on_chunk(&lines)?;
+    }
+}
+
+/// The message for a malformed line: `file:line: why (line: '…')`.
+pub fn line_error(path: &Path, line: usize, text: &str, message: &str) -> String {
+    format!(
+        "{}:{line}: {message} (line: '{}')",
+        path.display(),
+        shorten(text)
+    )
 }
 
 /// Reads a whole file into memory (for small files and tests).
