@@ -28,7 +28,7 @@ use std::time::{Duration, Instant};
 use shakmaty::zobrist::Zobrist64;
 use shakmaty::{Chess, EnPassantMode, Move, MoveList, Position};
 
-use crate::eval::nnue::Accumulator;
+use crate::eval::nnue::AccumulatorStack;
 use crate::eval::{Evaluator, PawnCache, PieceSquares};
 use crate::params::Params;
 use correction::CorrectionHistory;
@@ -121,7 +121,7 @@ pub struct Searcher {
     /// Material and piece-square sums of the position at each ply of the current path.
     piece_squares: Vec<PieceSquares>,
     /// The network's accumulator of the position at each ply (when the `nnue` switch is on).
-    accumulators: Vec<Accumulator>,
+    accumulators: AccumulatorStack,
     pv: Vec<MoveList>,
     /// Move-ordering scores of the node at each ply of the current path.
     scores: Vec<[i32; worker::MAX_MOVES]>,
@@ -145,7 +145,7 @@ impl Searcher {
             correction: CorrectionHistory::new(),
             keys: KeyStack::new(),
             piece_squares: vec![PieceSquares::default(); MAX_PLY + 2],
-            accumulators: vec![Accumulator::default(); MAX_PLY + 2],
+            accumulators: AccumulatorStack::new(MAX_PLY + 1),
             pv: vec![MoveList::new(); MAX_PLY + 2],
             scores: vec![[0; worker::MAX_MOVES]; MAX_PLY + 2],
             deferred: vec![worker::Deferred::default(); MAX_PLY + 2],
@@ -186,7 +186,7 @@ impl Searcher {
     /// The network's accumulator of the root, if the network evaluates.
     fn set_root_accumulator(&mut self, root: &Chess) {
         if let Some(net) = self.evaluator.network() {
-            self.accumulators[0] = Accumulator::new(net, root.board());
+            self.accumulators.set_root(net, root.board());
         }
     }
 

@@ -27,7 +27,7 @@ use super::see::{self, see_at_least};
 use super::threats::{creates_threat, lesser_threats};
 use super::time::TimeManager;
 use super::tt::{Bound, PackedMove, TranspositionTable};
-use crate::eval::nnue::Accumulator;
+use crate::eval::nnue::{Accumulator, AccumulatorStack};
 use crate::eval::{Evaluator, PawnCache, PieceSquares};
 
 /// Room for the scores of one node's moves (shakmaty's `MoveList` capacity).
@@ -77,9 +77,9 @@ pub(crate) struct Worker<'a> {
     pub keys: &'a mut KeyStack,
     /// `piece_squares[ply]`: material and piece-square sums of the position at `ply`.
     pub piece_squares: &'a mut [PieceSquares],
-    /// `accumulators[ply]`: the network's accumulator of the position at `ply`, kept only
-    /// while the network evaluates.
-    pub accumulators: &'a mut [Accumulator],
+    /// The network's accumulators of the positions on the current path, used only while
+    /// the network evaluates.
+    pub accumulators: &'a mut AccumulatorStack,
     /// Triangular PV table: `pv[ply]` is the best line found from `ply`.
     pub pv: &'a mut [MoveList],
     /// `scores[ply]`: the ordering scores of the moves of the node at `ply` (one buffer per
@@ -205,16 +205,11 @@ impl Worker<'_> {
     }
 
     fn evaluate_uncached(&mut self, pos: &Chess, ply: usize) -> i32 {
-        if let Some(net) = self.evaluator.network() {
-            debug_assert_eq!(
-                self.accumulators[ply],
-                Accumulator::new(net, pos.board()),
-                "{pos:?}"
-            );
-            if let Some(eval) = self
-                .evaluator
-                .evaluate_network(net, pos, &self.accumulators[ply])
-            {
+        let evaluator = self.evaluator;
+        if let Some(net) = evaluator.network() {
+            let acc = self.accumulators.get(net, ply);
+            debug_assert_eq!(*acc, Accumulator::new(net, pos.board()), "{pos:?}");
+            if let Some(eval) = evaluator.evaluate_network(net, pos, acc) {
                 return eval.clamp(-MATE_BOUND + 1, MATE_BOUND - 1);
             }
         }
@@ -233,9 +228,8 @@ impl Worker<'_> {
         self.piece_squares[ply + 1] =
             self.evaluator
                 .piece_squares_after(pos, self.piece_squares[ply], m);
-        if let Some(net) = self.evaluator.network() {
-            let (parents, children) = self.accumulators.split_at_mut(ply + 1);
-            parents[ply].after(net, pos.turn(), m, &mut children[0]);
+        if self.evaluator.network().is_some() {
+            self.accumulators.set_child(ply, pos.turn(), m);
         }
     }
 
@@ -755,7 +749,7 @@ impl Worker<'_> {
                 self.keys.set(ply + 1, null_key);
                 self.piece_squares[ply + 1] = self.piece_squares[ply];
                 if self.evaluator.network().is_some() {
-                    self.accumulators[ply + 1] = self.accumulators[ply];
+                    self.accumulators.set_null_child(ply);
                 }
                 self.heuristics.set_played(ply, pos.turn(), None);
                 // The side that just passed was to move, so its pieces do not attack the

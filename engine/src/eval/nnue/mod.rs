@@ -5,6 +5,7 @@
 //! - [`network`]: the quantised weights and their file format, read and written here only.
 //! - [`accumulator`]: the hidden layer's inputs for both perspectives, updated move by move.
 //! - [`embedded`]: the network built into the engine.
+//! - [`stack`]: the accumulators along the search's line, computed when first read.
 //!
 //! The output, in centipawns from the side to move's view, is
 //! `(Σ screlu(us)·v_us + Σ screlu(them)·v_them + bias) · SCALE`, where `screlu(x) =
@@ -14,12 +15,14 @@
 pub mod accumulator;
 mod embedded;
 pub mod network;
+mod stack;
 
 use shakmaty::{Color, Piece, Square};
 
 pub use accumulator::Accumulator;
 pub use embedded::embedded;
 pub use network::{FloatNetwork, NetError, Network};
+pub use stack::AccumulatorStack;
 
 /// Inputs per perspective: (own, enemy) × six roles × 64 squares.
 pub const INPUTS: usize = 768;

@@ -1,0 +1,133 @@
+//! The accumulators of the positions along the search's current line, one per ply, brought
+//! up to date only when a position is evaluated. Most children the search makes are never
+//! evaluated (table cut-offs, pruned moves, evaluations found in the cache), so a child
+//! records only the move that made it; the first evaluation below it applies the moves
+//! from the nearest accumulator already computed.
+
+use shakmaty::{Board, Color, Move};
+
+use super::{Accumulator, Network};
+
+/// How the accumulator at a ply relates to the one before it.
+#[derive(Clone, Copy, Debug)]
+enum Link {
+    /// Computed for the position now at this ply.
+    Ready,
+    /// Not yet computed: the position is the previous ply's after `Color` played `Move`.
+    After(Color, Move),
+    /// Not yet computed: the position is the previous ply's after a null move.
+    Null,
+}
+
+/// `accumulators[ply]`, valid where `links[ply]` is [`Link::Ready`]; ply 0 always is.
+pub struct AccumulatorStack {
+    accumulators: Vec<Accumulator>,
+    links: Vec<Link>,
+}
+
+impl AccumulatorStack {
+    /// A stack for lines of up to `plies` positions after the root.
+    pub fn new(plies: usize) -> Self {
+        AccumulatorStack {
+            accumulators: vec![Accumulator::default(); plies + 1],
+            links: vec![Link::Ready; plies + 1],
+        }
+    }
+
+    /// Sets the root (ply 0) to `board`, computed from scratch.
+    pub fn set_root(&mut self, net: &Network, board: &Board) {
+        self.accumulators[0] = Accumulator::new(net, board);
+        self.links[0] = Link::Ready;
+    }
+
+    /// Records that the position at `ply + 1` is the one at `ply` after `us` played `m`.
+    #[inline(always)]
+    pub fn set_child(&mut self, ply: usize, us: Color, m: Move) {
+        self.links[ply + 1] = Link::After(us, m);
+    }
+
+    /// Records that the position at `ply + 1` is the one at `ply` after a null move.
+    #[inline(always)]
+    pub fn set_null_child(&mut self, ply: usize) {
+        self.links[ply + 1] = Link::Null;
+    }
+
+    /// The accumulator of the position at `ply`, computing it (and those of the plies
+    /// before it that are still missing) from the last computed one.
+    #[inline]
+    pub fn get(&mut self, net: &Network, ply: usize) -> &Accumulator {
+        let mut ready = ply;
+        while !matches!(self.links[ready], Link::Ready) {
+            ready -= 1;
+        }
+        for p in ready + 1..=ply {
+            let (parents, children) = self.accumulators.split_at_mut(p);
+            let (parent, child) = (&parents[p - 1], &mut children[0]);
+            match self.links[p] {
+                Link::After(us, m) => parent.after(net, us, m, child),
+                Link::Null => *child = *parent,
+                Link::Ready => unreachable!("the walk stopped at the last ready ply"),
+            }
+            self.links[p] = Link::Ready;
+        }
+        &self.accumulators[ply]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use shakmaty::{Chess, Position};
+
+    use super::*;
+    use crate::eval::nnue::network::sample;
+
+    /// Along a line with a null move, positions evaluated out of order and a ply revisited
+    /// after a sibling, every accumulator the stack gives is the recomputed one.
+    #[test]
+    fn lazy_accumulators_equal_recomputed_ones() {
+        let net = sample(7).quantise();
+        let mut stack = AccumulatorStack::new(8);
+        let root = Chess::default();
+        stack.set_root(&net, root.board());
+        let mut line = vec![root];
+        let mut ply = 0;
+        // Make a child for each of several moves of every ply, reading only some of them.
+        for step in 0..6 {
+            let pos = line[ply].clone();
+            let moves = pos.legal_moves();
+            for (i, m) in moves.iter().enumerate().take(3) {
+                stack.set_child(ply, pos.turn(), *m);
+                if (i + step) % 2 == 0 {
+                    let mut child = pos.clone();
+                    child.play_unchecked(*m);
+                    assert_eq!(
+                        *stack.get(&net, ply + 1),
+                        Accumulator::new(&net, child.board())
+                    );
+                }
+            }
+            let m = moves[step % moves.len()];
+            stack.set_child(ply, pos.turn(), m);
+            let mut child = pos.clone();
+            child.play_unchecked(m);
+            line.truncate(ply + 1);
+            line.push(child);
+            ply += 1;
+            if step == 2 {
+                // A null move: the same pieces with the other side to move.
+                stack.set_null_child(ply);
+                let null = line[ply].clone().swap_turn().expect("not in check");
+                line.push(null);
+                ply += 1;
+            }
+        }
+        // Nothing on the line was read since its moves were made: all of it comes at once.
+        assert_eq!(
+            *stack.get(&net, ply),
+            Accumulator::new(&net, line[ply].board())
+        );
+        for p in 0..=ply {
+            assert_eq!(*stack.get(&net, p), Accumulator::new(&net, line[p].board()));
+        }
+    }
+}
