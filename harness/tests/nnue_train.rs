@@ -199,6 +199,52 @@ fn the_network_does_not_depend_on_the_number_of_threads() {
 }
 
 #[test]
+fn training_carries_on_from_a_network_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("queens.txt");
+    let first = dir.path().join("first.nnue");
+    let second = dir.path().join("second.nnue");
+    write_queen_data(&data, 4000, 11);
+    let mut spec = spec(data.clone(), first.clone());
+    let trained = train(&spec, |_| {}).unwrap();
+
+    // Started from the first network, the second begins where the first ended: its initial
+    // loss is the first's final one (up to quantisation), far below a random start's.
+    spec.out = second;
+    spec.init = Some(first.clone());
+    spec.epochs = 1;
+    let carried = train(&spec, |_| {}).unwrap();
+    let ended = trained.epochs.last().unwrap().validation_loss.unwrap();
+    let began = carried.initial_validation_loss.unwrap();
+    assert!(
+        (began - ended).abs() < 0.002,
+        "first ended at {ended}, second began at {began}"
+    );
+    let random_start = trained.initial_validation_loss.unwrap();
+    assert!(
+        began < 0.5 * random_start,
+        "second began at {began}, a random start at {random_start}"
+    );
+
+    // A file that is not a network is a usage error naming it.
+    let output = harness()
+        .args(["train-net", "--data"])
+        .arg(&data)
+        .arg("--out")
+        .arg(dir.path().join("third.nnue"))
+        .arg("--init")
+        .arg(&data)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("queens.txt: not a network file"),
+        "{stderr}"
+    );
+}
+
+#[test]
 fn a_bad_line_names_its_file_and_line() {
     let dir = tempfile::tempdir().unwrap();
     let data = dir.path().join("bad.txt");
@@ -303,6 +349,11 @@ fn out_of_range_options_are_usage_errors() {
             "--threads 0 is out of range (accepted: 1 to 1024)",
         ),
         ("--lr", "NaN", "--lr NaN is not a number"),
+        (
+            "--score-scale",
+            "0",
+            "--score-scale 0 is out of range (accepted: 0.01 to 100)",
+        ),
     ] {
         let output = harness()
             .args(["train-net", "--data", "missing.txt", "--out"])

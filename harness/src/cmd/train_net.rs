@@ -49,6 +49,14 @@ pub struct TrainNetArgs {
     /// Leave out positions whose score is beyond ±this many centipawns.
     #[arg(long, value_name = "CP", default_value_t = DEFAULT_MAX_SCORE)]
     pub max_score: i32,
+    /// Multiply every score by this as it is read (before --max-score): brings another
+    /// engine's centipawns (`harness relabel`) to the scale of ours.
+    #[arg(long, value_name = "F", default_value_t = 1.0)]
+    pub score_scale: f32,
+    /// Start from this network file (e.g. engine/nets/default.nnue) instead of random
+    /// weights, to carry its training on with new data.
+    #[arg(long, value_name = "NET")]
+    pub init: Option<PathBuf>,
     /// Share of the positions held out for validation (0 = none).
     #[arg(long, default_value_t = DEFAULT_VALIDATION)]
     pub validation: f64,
@@ -69,6 +77,8 @@ pub fn spec(args: TrainNetArgs) -> anyhow::Result<TrainSpec> {
     check_finite("--wdl", args.wdl)?;
     check_range("--wdl", args.wdl, 0.0, 1.0)?;
     check_range("--max-score", args.max_score, 1, MAX_SCORE_LIMIT)?;
+    check_finite("--score-scale", args.score_scale)?;
+    check_range("--score-scale", args.score_scale, 0.01, 100.0)?;
     check_finite("--validation", args.validation as f32)?;
     check_range("--validation", args.validation, 0.0, 0.5)?;
     if let Some(threads) = args.threads {
@@ -80,6 +90,8 @@ pub fn spec(args: TrainNetArgs) -> anyhow::Result<TrainSpec> {
     spec.learning_rate = args.lr;
     spec.wdl = args.wdl;
     spec.max_score = args.max_score;
+    spec.score_scale = args.score_scale;
+    spec.init = args.init;
     spec.validation = args.validation;
     spec.seed = args.seed;
     if let Some(threads) = args.threads {

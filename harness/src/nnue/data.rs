@@ -173,31 +173,49 @@ pub struct LoadReport {
     pub over_max_score: usize,
 }
 
-/// Reads every file in `paths` (in order) and packs its positions, leaving out (and counting)
-/// those whose score's magnitude exceeds `max_score`. A malformed line is an error naming the
-/// file and line.
+/// How a line's score is read: multiplied by `scale` (another engine's centipawns brought to
+/// ours), then left out when its magnitude exceeds `max_score`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ScoreRule {
+    pub scale: f32,
+    pub max_score: i32,
+}
+
+impl ScoreRule {
+    /// Scores as written, cut off beyond ±`max_score`.
+    pub fn cutoff(max_score: i32) -> ScoreRule {
+        ScoreRule {
+            scale: 1.0,
+            max_score,
+        }
+    }
+}
+
+/// Reads every file in `paths` (in order) and packs its positions, their scores read by
+/// `rule`, leaving out (and counting) those beyond its cutoff. A malformed line is an error
+/// naming the file and line.
 pub fn load(
     paths: &[PathBuf],
-    max_score: i32,
+    rule: ScoreRule,
 ) -> anyhow::Result<(Vec<PackedPosition>, LoadReport)> {
     let mut positions = Vec::new();
     let mut report = LoadReport::default();
     for path in paths {
         let before = positions.len();
-        report.over_max_score += read_file(path, max_score, &mut positions)?;
+        report.over_max_score += read_file(path, rule, &mut positions)?;
         report.files.push((path.clone(), positions.len() - before));
     }
     report.kept = positions.len();
     Ok((positions, report))
 }
 
-/// Appends the positions of one file to `out`; returns how many were over `max_score`.
-fn read_file(path: &Path, max_score: i32, out: &mut Vec<PackedPosition>) -> anyhow::Result<usize> {
+/// Appends the positions of one file to `out`; returns how many were beyond the cutoff.
+fn read_file(path: &Path, rule: ScoreRule, out: &mut Vec<PackedPosition>) -> anyhow::Result<usize> {
     let mut over = 0usize;
     dataset::for_each_chunk(path, |lines| {
         let parsed: Vec<Result<Option<PackedPosition>, String>> = lines
             .par_iter()
-            .map(|(_, text)| parse_line(text, max_score))
+            .map(|(_, text)| parse_line(text, rule))
             .collect();
         for ((line, text), result) in lines.iter().zip(parsed) {
             match result {
@@ -213,19 +231,19 @@ fn read_file(path: &Path, max_score: i32, out: &mut Vec<PackedPosition>) -> anyh
     Ok(over)
 }
 
-/// One `FEN; score; result` line: the packed position, or `None` when the score is beyond
-/// `max_score`.
-pub fn parse_line(text: &str, max_score: i32) -> Result<Option<PackedPosition>, String> {
+/// One `FEN; score; result` line: the packed position with its score read by `rule`, or
+/// `None` when that score is beyond the rule's cutoff.
+pub fn parse_line(text: &str, rule: ScoreRule) -> Result<Option<PackedPosition>, String> {
     let fields: Vec<&str> = text.split(';').map(str::trim).collect();
     let [fen, score, result] = fields.as_slice() else {
         return Err(
             "expected '<FEN>; <score>; <result>' (harness datagen --format score)".to_string(),
         );
     };
-    let score = dataset::parse_score(score)?;
+    let score = dataset::parse_score(score)? * rule.scale;
     let result_value = dataset::parse_result(result)?;
     let position = dataset::parse_position(fen)?;
-    if score.abs() > max_score as f32 {
+    if score.abs() > rule.max_score as f32 {
         return Ok(None);
     }
     PackedPosition::new(
@@ -245,10 +263,15 @@ pub fn parse_line(text: &str, max_score: i32) -> Result<Option<PackedPosition>, 
 mod tests {
     use super::*;
 
+    const CUTOFF: ScoreRule = ScoreRule {
+        scale: 1.0,
+        max_score: 3000,
+    };
+
     #[test]
     fn a_position_survives_packing() {
         let line = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R b KQkq - 0 1; -35; 0.5";
-        let packed = parse_line(line, 3000).unwrap().unwrap();
+        let packed = parse_line(line, CUTOFF).unwrap().unwrap();
         let position = dataset::parse_position(line.split(';').next().unwrap()).unwrap();
         assert_eq!(&packed.board(), position.board());
         assert_eq!(packed.turn(), Color::Black);
@@ -258,11 +281,11 @@ mod tests {
         assert_eq!(packed.result_stm(), 0.5);
         assert_eq!(std::mem::size_of::<PackedPosition>(), 32);
 
-        let white = parse_line("4k3/8/8/8/8/8/8/3QK3 w - - 0 1; 900; 1.0", 3000)
+        let white = parse_line("4k3/8/8/8/8/8/8/3QK3 w - - 0 1; 900; 1.0", CUTOFF)
             .unwrap()
             .unwrap();
         assert_eq!((white.score_stm(), white.result_stm()), (900.0, 1.0));
-        let black = parse_line("4k3/8/8/8/8/8/8/3QK3 b - - 0 1; 900; 1.0", 3000)
+        let black = parse_line("4k3/8/8/8/8/8/8/3QK3 b - - 0 1; 900; 1.0", CUTOFF)
             .unwrap()
             .unwrap();
         assert_eq!((black.score_stm(), black.result_stm()), (-900.0, 0.0));
@@ -271,25 +294,47 @@ mod tests {
     #[test]
     fn scores_beyond_the_cutoff_are_left_out() {
         assert_eq!(
-            parse_line("4k3/8/8/8/8/8/8/3QK3 w - - 0 1; -3001; 0.0", 3000),
+            parse_line("4k3/8/8/8/8/8/8/3QK3 w - - 0 1; -3001; 0.0", CUTOFF),
             Ok(None)
         );
         assert!(
-            parse_line("4k3/8/8/8/8/8/8/3QK3 w - - 0 1; 3000; 1.0", 3000)
+            parse_line("4k3/8/8/8/8/8/8/3QK3 w - - 0 1; 3000; 1.0", CUTOFF)
                 .unwrap()
                 .is_some()
         );
     }
 
     #[test]
+    fn another_engines_scores_are_scaled_before_the_cutoff() {
+        let rule = ScoreRule {
+            scale: 0.75,
+            max_score: 3000,
+        };
+        let packed = parse_line("4k3/8/8/8/8/8/8/3QK3 w - - 0 1; 1001; 1.0", rule)
+            .unwrap()
+            .unwrap();
+        assert_eq!(packed.score_white(), 751);
+        // 3,900 is beyond the cutoff as written, 2,925 within it once scaled.
+        assert!(
+            parse_line("4k3/8/8/8/8/8/8/3QK3 b - - 0 1; -3900; 0.0", rule)
+                .unwrap()
+                .is_some()
+        );
+        assert_eq!(
+            parse_line("4k3/8/8/8/8/8/8/3QK3 b - - 0 1; -4001; 0.0", rule),
+            Ok(None)
+        );
+    }
+
+    #[test]
     fn malformed_lines_say_why() {
-        let err = parse_line("4k3/8/8/8/8/8/8/3QK3 w - - 0 1; 1.0", 3000).unwrap_err();
+        let err = parse_line("4k3/8/8/8/8/8/8/3QK3 w - - 0 1; 1.0", CUTOFF).unwrap_err();
         assert!(err.contains("<FEN>; <score>; <result>"), "{err}");
-        let err = parse_line("4k3/8/8/8/8/8/8/3QK3 w - - 0 1; 12; 0.3", 3000).unwrap_err();
+        let err = parse_line("4k3/8/8/8/8/8/8/3QK3 w - - 0 1; 12; 0.3", CUTOFF).unwrap_err();
         assert!(err.contains("result '0.3'"), "{err}");
-        let err = parse_line("4k3/8/8/8/8/8/8/3QK3 w - - 0 1; x; 0.5", 3000).unwrap_err();
+        let err = parse_line("4k3/8/8/8/8/8/8/3QK3 w - - 0 1; x; 0.5", CUTOFF).unwrap_err();
         assert!(err.contains("score 'x'"), "{err}");
-        let err = parse_line("4k3/8/8/8/8/8/8/3QKK2 w - - 0 1; 0; 0.5", 3000).unwrap_err();
+        let err = parse_line("4k3/8/8/8/8/8/8/3QKK2 w - - 0 1; 0; 0.5", CUTOFF).unwrap_err();
         assert!(err.contains("illegal position"), "{err}");
     }
 }

@@ -300,7 +300,11 @@ mod tests {
     fn positions() -> Vec<PackedPosition> {
         LINES
             .iter()
-            .map(|l| parse_line(l, 3000).unwrap().unwrap())
+            .map(|l| {
+                parse_line(l, crate::nnue::data::ScoreRule::cutoff(3000))
+                    .unwrap()
+                    .unwrap()
+            })
             .collect()
     }
 

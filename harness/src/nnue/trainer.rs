@@ -19,7 +19,7 @@ use super::data::{self, LoadReport, PackedPosition};
 use super::model::{self, Adam, SIGMOID_CP};
 
 pub const DEFAULT_EPOCHS: usize = 10;
-pub const DEFAULT_BATCH: usize = 16_384;
+pub const DEFAULT_BATCH: usize = 1024;
 pub const DEFAULT_LEARNING_RATE: f32 = 0.001;
 pub const DEFAULT_WDL: f32 = 0.3;
 pub const DEFAULT_MAX_SCORE: i32 = 3000;
@@ -47,8 +47,15 @@ pub struct TrainSpec {
     pub learning_rate: f32,
     /// Weight λ of the game result in the target (1 − λ on the score).
     pub wdl: f32,
-    /// Positions whose score's magnitude exceeds this (centipawns) are left out.
+    /// Positions whose score's magnitude exceeds this (centipawns, after `score_scale`) are
+    /// left out.
     pub max_score: i32,
+    /// Every score is multiplied by this as it is read: another engine's centipawns brought
+    /// to the scale of ours, which the search's margins assume.
+    pub score_scale: f32,
+    /// A network file to start from (its weights dequantised) instead of random weights:
+    /// training carried on with new data.
+    pub init: Option<PathBuf>,
     /// Share of the positions held out for validation.
     pub validation: f64,
     pub seed: u64,
@@ -66,6 +73,8 @@ impl TrainSpec {
             learning_rate: DEFAULT_LEARNING_RATE,
             wdl: DEFAULT_WDL,
             max_score: DEFAULT_MAX_SCORE,
+            score_scale: 1.0,
+            init: None,
             validation: DEFAULT_VALIDATION,
             seed: 1,
             threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
@@ -238,7 +247,11 @@ pub fn train(
 }
 
 fn run(spec: &TrainSpec, progress: &mut dyn FnMut(Progress<'_>)) -> anyhow::Result<TrainReport> {
-    let (positions, load) = data::load(&spec.data, spec.max_score)?;
+    let rule = data::ScoreRule {
+        scale: spec.score_scale,
+        max_score: spec.max_score,
+    };
+    let (positions, load) = data::load(&spec.data, rule)?;
     if positions.is_empty() {
         crate::usage_bail!("no positions to train on in the --data files");
     }
@@ -249,6 +262,10 @@ fn run(spec: &TrainSpec, progress: &mut dyn FnMut(Progress<'_>)) -> anyhow::Resu
     );
     let mut rng = ChaCha8Rng::seed_from_u64(spec.seed);
     let mut net = model::init(&mut rng);
+    if let Some(path) = &spec.init {
+        // The random draw above still happens, so the split and shuffles do not depend on it.
+        net = read_network(path)?;
+    }
 
     let mut order: Vec<u32> = (0..positions.len() as u32).collect();
     order.shuffle(&mut rng);
@@ -334,6 +351,15 @@ fn run(spec: &TrainSpec, progress: &mut dyn FnMut(Progress<'_>)) -> anyhow::Resu
         network: net,
         out: spec.out.clone(),
     })
+}
+
+/// The network in the engine's file at `path`, in floats.
+pub fn read_network(path: &std::path::Path) -> anyhow::Result<FloatNetwork> {
+    let bytes = std::fs::read(path)
+        .map_err(|e| crate::UsageError(format!("--init {}: {e}", path.display())))?;
+    let network = Network::from_bytes(&bytes)
+        .map_err(|e| crate::UsageError(format!("--init {}: {e}", path.display())))?;
+    Ok(network.dequantise())
 }
 
 /// Chunk size of a batch: at least [`MIN_CHUNK`], at most [`MAX_CHUNKS`] chunks.

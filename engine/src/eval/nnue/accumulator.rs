@@ -283,25 +283,7 @@ mod tests {
         let net = float.quantise();
         // The quantised weights read back as floats: the integers must compute their output
         // to within the final division's rounding.
-        let dequantised = FloatNetwork {
-            feature_weights: net
-                .feature_weights
-                .iter()
-                .flatten()
-                .map(|w| f32::from(*w) / QA as f32)
-                .collect(),
-            feature_bias: net
-                .feature_bias
-                .iter()
-                .map(|w| f32::from(*w) / QA as f32)
-                .collect(),
-            output_weights: net
-                .output_weights
-                .iter()
-                .map(|w| f32::from(*w) / QB as f32)
-                .collect(),
-            output_bias: net.output_bias as f32 / (QA * QB) as f32,
-        };
+        let dequantised = net.dequantise();
         for fen in FENS {
             let pos = position(fen);
             let quantised = Accumulator::new(&net, pos.board()).evaluate(&net, pos.turn());

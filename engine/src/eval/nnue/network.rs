@@ -147,6 +147,31 @@ impl Network {
         })
     }
 
+    /// The weights back in floats (each quantised integer over its scale): where a training
+    /// run that starts from this network begins.
+    pub fn dequantise(&self) -> FloatNetwork {
+        let (qa, qb) = (QA as f32, QB as f32);
+        FloatNetwork {
+            feature_weights: self
+                .feature_weights
+                .iter()
+                .flatten()
+                .map(|&w| f32::from(w) / qa)
+                .collect(),
+            feature_bias: self
+                .feature_bias
+                .iter()
+                .map(|&w| f32::from(w) / qa)
+                .collect(),
+            output_weights: self
+                .output_weights
+                .iter()
+                .map(|&w| f32::from(w) / qb)
+                .collect(),
+            output_bias: self.output_bias as f32 / (qa * qb),
+        }
+    }
+
     /// The network file's bytes.
     pub fn to_bytes(&self) -> Vec<u8> {
         let mut out = Vec::with_capacity(FILE_BYTES);
@@ -226,6 +251,16 @@ mod tests {
             }
             .to_string()
             .contains("this engine takes 768 and 128")
+        );
+    }
+
+    #[test]
+    fn dequantising_inverts_quantising() {
+        let net = sample(3).quantise();
+        let back = net.dequantise();
+        assert_eq!(back.quantise(), net);
+        assert!(
+            (back.feature_weights[5] - f32::from(net.feature_weights[0][5]) / 255.0).abs() < 1e-9
         );
     }
 

@@ -126,8 +126,8 @@ mod tests {
             *stack.get(&net, ply),
             Accumulator::new(&net, line[ply].board())
         );
-        for p in 0..=ply {
-            assert_eq!(*stack.get(&net, p), Accumulator::new(&net, line[p].board()));
+        for (p, pos) in line.iter().enumerate().take(ply + 1) {
+            assert_eq!(*stack.get(&net, p), Accumulator::new(&net, pos.board()));
         }
     }
 }
