@@ -213,7 +213,13 @@ impl Worker<'_> {
                 return eval.clamp(-MATE_BOUND + 1, MATE_BOUND - 1);
             }
         }
-        let sums = self.piece_squares[ply];
+        // With the network on, the sums are not kept move by move (set_child): the few
+        // positions the terms still score count them from scratch.
+        let sums = if evaluator.network().is_some() {
+            evaluator.piece_squares(pos)
+        } else {
+            self.piece_squares[ply]
+        };
         debug_assert_eq!(sums, self.evaluator.piece_squares(pos), "{pos:?}");
         let eval = self.evaluator.evaluate_cached(pos, sums, self.pawn_cache);
         debug_assert_eq!(eval, self.evaluator.evaluate(pos), "{pos:?}");
@@ -221,15 +227,18 @@ impl Worker<'_> {
     }
 
     /// Records the position at `ply + 1`, reached from `pos` (at `ply`) by `m`: its key and
-    /// its material and piece-square sums.
+    /// its material and piece-square sums, or with the network on the move for its
+    /// accumulator instead (the sums are then unused but where the terms evaluate, which
+    /// counts them from scratch).
     #[inline(always)]
     pub(crate) fn set_child(&mut self, ply: usize, pos: &Chess, m: Move, child_key: u64) {
         self.keys.set(ply + 1, child_key);
-        self.piece_squares[ply + 1] =
-            self.evaluator
-                .piece_squares_after(pos, self.piece_squares[ply], m);
         if self.evaluator.network().is_some() {
             self.accumulators.set_child(ply, pos.turn(), m);
+        } else {
+            self.piece_squares[ply + 1] =
+                self.evaluator
+                    .piece_squares_after(pos, self.piece_squares[ply], m);
         }
     }
 
@@ -747,9 +756,10 @@ impl Worker<'_> {
                 }
                 debug_assert_eq!(null_key, position_key(&null_pos), "{pos:?}");
                 self.keys.set(ply + 1, null_key);
-                self.piece_squares[ply + 1] = self.piece_squares[ply];
                 if self.evaluator.network().is_some() {
                     self.accumulators.set_null_child(ply);
+                } else {
+                    self.piece_squares[ply + 1] = self.piece_squares[ply];
                 }
                 self.heuristics.set_played(ply, pos.turn(), None);
                 // The side that just passed was to move, so its pieces do not attack the
