@@ -180,11 +180,47 @@ impl Accumulator {
         self.evaluate_portable(net, stm)
     }
 
-    /// [`Accumulator::evaluate`] compiled for AVX2 (`vpmaddwd` on 16 lanes).
+    /// [`Accumulator::evaluate`] in AVX2 registers of 16 lanes (compiled from the portable
+    /// loop, the compiler used registers of 8). The same wrapping `i32` sum in another order,
+    /// so the same result.
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2")]
     fn evaluate_avx2(&self, net: &Network, stm: Color) -> i32 {
-        self.evaluate_portable(net, stm)
+        use std::arch::x86_64::{
+            __m128i, __m256i, _mm_add_epi32, _mm_cvtsi128_si32, _mm_shuffle_epi32,
+            _mm256_add_epi32, _mm256_castsi256_si128, _mm256_extracti128_si256, _mm256_loadu_si256,
+            _mm256_madd_epi16, _mm256_max_epi16, _mm256_min_epi16, _mm256_mullo_epi16,
+            _mm256_set1_epi16, _mm256_setzero_si256,
+        };
+        const LANES: usize = 16;
+        let zero = _mm256_setzero_si256();
+        let qa = _mm256_set1_epi16(QA as i16);
+        let mut sum = _mm256_setzero_si256();
+        let halves = [&self.values[stm as usize], &self.values[!stm as usize]];
+        for (acc, weights) in halves
+            .into_iter()
+            .zip(net.output_weights.chunks_exact(HIDDEN))
+        {
+            for (x, w) in acc.chunks_exact(LANES).zip(weights.chunks_exact(LANES)) {
+                // SAFETY: each chunk holds 16 `i16`s, the 32 bytes loaded.
+                let (x, w) = unsafe {
+                    (
+                        _mm256_loadu_si256(x.as_ptr().cast::<__m256i>()),
+                        _mm256_loadu_si256(w.as_ptr().cast::<__m256i>()),
+                    )
+                };
+                let c = _mm256_min_epi16(_mm256_max_epi16(x, zero), qa);
+                sum = _mm256_add_epi32(sum, _mm256_madd_epi16(_mm256_mullo_epi16(c, w), c));
+            }
+        }
+        let quad: __m128i = _mm_add_epi32(
+            _mm256_castsi256_si128(sum),
+            _mm256_extracti128_si256::<1>(sum),
+        );
+        let pair = _mm_add_epi32(quad, _mm_shuffle_epi32::<0b01_00_11_10>(quad));
+        let one = _mm_add_epi32(pair, _mm_shuffle_epi32::<0b10_11_00_01>(pair));
+        let raw = _mm_cvtsi128_si32(one) / QA + net.output_bias;
+        raw * SCALE / (QA * QB)
     }
 
     #[inline(always)]
@@ -241,6 +277,14 @@ mod tests {
 
     fn walk(net: &Network, pos: &Chess, acc: &Accumulator, depth: u32) {
         assert_eq!(*acc, Accumulator::new(net, pos.board()), "{pos:?}");
+        for stm in Color::ALL {
+            // The CPU's path (AVX2 where it has it) gives the portable loop's output exactly.
+            assert_eq!(
+                acc.evaluate(net, stm),
+                acc.evaluate_portable(net, stm),
+                "{pos:?}"
+            );
+        }
         if depth == 0 {
             return;
         }
