@@ -4,7 +4,7 @@
 
 use shakmaty::{Board, CastlingSide, Color, Move, Piece, Role, Square};
 
-use super::{HIDDEN, Network, QA, QB, SCALE, feature};
+use super::{HIDDEN, INPUTS, Network, QA, QB, SCALE, feature};
 
 /// `[perspective]` (indexed by `Color as usize`): the hidden units' inputs, scaled by `QA`.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -34,6 +34,35 @@ impl std::fmt::Debug for Accumulator {
 
 /// A piece and where it is, as a move adds or removes it.
 type Placed = (Piece, Square);
+
+/// The inputs that `piece` on `square` sets, `[perspective]` (indexed by `Color as usize`):
+/// [`feature`] for both sides at once.
+#[inline(always)]
+fn features((piece, square): Placed) -> [usize; 2] {
+    // As the piece's own side sees it, then as the other side does (flipped).
+    let own = (piece.role as usize - 1) * 64 + usize::from(square);
+    let flipped = own ^ 56;
+    let white = usize::from(piece.color == Color::White);
+    let both = [flipped + 384 * white, own + 384 * (1 - white)];
+    debug_assert_eq!(
+        both[Color::Black as usize],
+        feature(Color::Black, piece, square)
+    );
+    debug_assert_eq!(
+        both[Color::White as usize],
+        feature(Color::White, piece, square)
+    );
+    both
+}
+
+/// The feature weights of input `feature`, one of [`features`]'s.
+#[inline(always)]
+fn row(net: &Network, feature: usize) -> &[i16; HIDDEN] {
+    debug_assert!(feature < INPUTS);
+    // SAFETY: `features` gives an index below 6 · 64 = 384 (a role's below 6, a square's
+    // below 64), plus 384 or not: below INPUTS = 768.
+    unsafe { net.feature_weights.get_unchecked(feature) }
+}
 
 impl Accumulator {
     /// The accumulator of `board`, from scratch.
@@ -148,12 +177,10 @@ impl Accumulator {
         added: [Placed; A],
         removed: [Placed; R],
     ) {
-        for perspective in Color::ALL {
-            let p = perspective as usize;
-            let adds =
-                added.map(|(piece, sq)| &net.feature_weights[feature(perspective, piece, sq)]);
-            let subs =
-                removed.map(|(piece, sq)| &net.feature_weights[feature(perspective, piece, sq)]);
+        let (added, removed) = (added.map(features), removed.map(features));
+        for p in 0..2 {
+            let adds = added.map(|f| row(net, f[p]));
+            let subs = removed.map(|f| row(net, f[p]));
             let (from, to) = (&self.values[p], &mut child.values[p]);
             for i in 0..HIDDEN {
                 let mut v = from[i];
