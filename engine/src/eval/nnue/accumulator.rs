@@ -100,8 +100,16 @@ impl Accumulator {
         self.after_portable(net, us, m, child)
     }
 
+    /// [`Accumulator::after`] for code compiled for one instruction set (the stack's walk
+    /// inlines it into its AVX2 copy).
     #[inline(always)]
-    fn after_portable(&self, net: &Network, us: Color, m: Move, child: &mut Accumulator) {
+    pub(super) fn after_portable(
+        &self,
+        net: &Network,
+        us: Color,
+        m: Move,
+        child: &mut Accumulator,
+    ) {
         let own = |role| Piece { color: us, role };
         match m {
             Move::Normal {

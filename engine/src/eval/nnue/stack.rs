@@ -60,17 +60,46 @@ impl AccumulatorStack {
         while !matches!(self.links[ready], Link::Ready) {
             ready -= 1;
         }
-        for p in ready + 1..=ply {
-            let (parents, children) = self.accumulators.split_at_mut(p);
-            let (parent, child) = (&parents[p - 1], &mut children[0]);
-            match self.links[p] {
-                Link::After(us, m) => parent.after(net, us, m, child),
+        if ready < ply {
+            self.apply(net, ready, ply);
+        }
+        &self.accumulators[ply]
+    }
+
+    /// Computes the accumulators of plies `ready + 1..=ply` from the one at `ready`.
+    #[inline]
+    fn apply(&mut self, net: &Network, ready: usize, ply: usize) {
+        #[cfg(target_arch = "x86_64")]
+        if crate::cpu::has_avx2() {
+            // SAFETY: the CPU has AVX2.
+            return unsafe { self.apply_avx2(net, ready, ply) };
+        }
+        self.apply_portable(net, ready, ply)
+    }
+
+    /// [`AccumulatorStack::apply`] compiled for AVX2, whose registers add 16 values at once:
+    /// one call for the walk, the updates inlined in it.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    fn apply_avx2(&mut self, net: &Network, ready: usize, ply: usize) {
+        self.apply_portable(net, ready, ply)
+    }
+
+    #[inline(always)]
+    fn apply_portable(&mut self, net: &Network, ready: usize, ply: usize) {
+        let (first, children) = self.accumulators[ready..=ply]
+            .split_first_mut()
+            .expect("the line holds the ready ply");
+        let mut parent = &*first;
+        for (link, child) in self.links[ready + 1..=ply].iter_mut().zip(children) {
+            match *link {
+                Link::After(us, m) => parent.after_portable(net, us, m, child),
                 Link::Null => *child = *parent,
                 Link::Ready => unreachable!("the walk stopped at the last ready ply"),
             }
-            self.links[p] = Link::Ready;
+            *link = Link::Ready;
+            parent = child;
         }
-        &self.accumulators[ply]
     }
 }
 
