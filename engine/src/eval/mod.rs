@@ -392,15 +392,17 @@ impl Evaluator {
         self.network
     }
 
-    /// The network's evaluation of `pos` (whose accumulator is `acc`) from the side to
-    /// move's view, where the network evaluates: not in pawnless endings that the terms'
-    /// own rules score (dead draws, mating a lone king), where this returns `None`.
+    /// The network's evaluation of `pos`, the position at `ply` of `accumulators`, from the
+    /// side to move's view, where the network evaluates: not in pawnless endings that the
+    /// terms' own rules score (dead draws, mating a lone king), where this returns `None`
+    /// (and leaves the accumulators as they are).
     #[inline]
     pub fn evaluate_network(
         &self,
         net: &nnue::Network,
         pos: &Chess,
-        acc: &nnue::Accumulator,
+        accumulators: &mut nnue::AccumulatorStack,
+        ply: usize,
     ) -> Option<i32> {
         let board = pos.board();
         if board.pawns().is_empty()
@@ -408,7 +410,7 @@ impl Evaluator {
         {
             return None;
         }
-        Some(acc.evaluate(net, pos.turn()))
+        Some(accumulators.evaluate(net, ply, pos.turn()))
     }
 
     /// The material and piece-square sums of `pos`, from scratch.

@@ -207,9 +207,13 @@ impl Worker<'_> {
     fn evaluate_uncached(&mut self, pos: &Chess, ply: usize) -> i32 {
         let evaluator = self.evaluator;
         if let Some(net) = evaluator.network() {
-            let acc = self.accumulators.get(net, ply);
-            debug_assert_eq!(*acc, Accumulator::new(net, pos.board()), "{pos:?}");
-            if let Some(eval) = evaluator.evaluate_network(net, pos, acc) {
+            let eval = evaluator.evaluate_network(net, pos, self.accumulators, ply);
+            debug_assert_eq!(
+                *self.accumulators.get(net, ply),
+                Accumulator::new(net, pos.board()),
+                "{pos:?}"
+            );
+            if let Some(eval) = eval {
                 return eval.clamp(-MATE_BOUND + 1, MATE_BOUND - 1);
             }
         }

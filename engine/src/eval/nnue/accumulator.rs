@@ -220,7 +220,8 @@ impl Accumulator {
     /// so the same result.
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2")]
-    fn evaluate_avx2(&self, net: &Network, stm: Color) -> i32 {
+    #[inline]
+    pub(super) fn evaluate_avx2(&self, net: &Network, stm: Color) -> i32 {
         use std::arch::x86_64::{
             __m128i, __m256i, _mm_add_epi32, _mm_cvtsi128_si32, _mm_shuffle_epi32,
             _mm256_add_epi32, _mm256_castsi256_si128, _mm256_extracti128_si256, _mm256_loadu_si256,

@@ -56,14 +56,46 @@ impl AccumulatorStack {
     /// before it that are still missing) from the last computed one.
     #[inline]
     pub fn get(&mut self, net: &Network, ply: usize) -> &Accumulator {
-        let mut ready = ply;
-        while !matches!(self.links[ready], Link::Ready) {
-            ready -= 1;
-        }
+        let ready = self.last_ready(ply);
         if ready < ply {
             self.apply(net, ready, ply);
         }
         &self.accumulators[ply]
+    }
+
+    /// The network's output for the position at `ply` with `stm` to move
+    /// ([`Accumulator::evaluate`] of [`AccumulatorStack::get`]), in one call compiled for
+    /// the CPU.
+    #[inline]
+    pub fn evaluate(&mut self, net: &Network, ply: usize, stm: Color) -> i32 {
+        #[cfg(target_arch = "x86_64")]
+        if crate::cpu::has_avx2() {
+            // SAFETY: the CPU has AVX2.
+            return unsafe { self.evaluate_avx2(net, ply, stm) };
+        }
+        self.get(net, ply).evaluate(net, stm)
+    }
+
+    /// [`AccumulatorStack::evaluate`] compiled for AVX2: the walk, its updates and the
+    /// output in one call.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    fn evaluate_avx2(&mut self, net: &Network, ply: usize, stm: Color) -> i32 {
+        let ready = self.last_ready(ply);
+        if ready < ply {
+            self.apply_portable(net, ready, ply);
+        }
+        self.accumulators[ply].evaluate_avx2(net, stm)
+    }
+
+    /// The last ply at or before `ply` whose accumulator is computed.
+    #[inline(always)]
+    fn last_ready(&self, ply: usize) -> usize {
+        let mut ready = ply;
+        while !matches!(self.links[ready], Link::Ready) {
+            ready -= 1;
+        }
+        ready
     }
 
     /// Computes the accumulators of plies `ready + 1..=ply` from the one at `ready`.
@@ -129,10 +161,15 @@ mod tests {
                 if (i + step) % 2 == 0 {
                     let mut child = pos.clone();
                     child.play_unchecked(*m);
-                    assert_eq!(
-                        *stack.get(&net, ply + 1),
-                        Accumulator::new(&net, child.board())
-                    );
+                    let expected = Accumulator::new(&net, child.board());
+                    if step % 3 == 0 {
+                        // The output straight from the stack brings the line up to date too.
+                        assert_eq!(
+                            stack.evaluate(&net, ply + 1, child.turn()),
+                            expected.evaluate(&net, child.turn())
+                        );
+                    }
+                    assert_eq!(*stack.get(&net, ply + 1), expected);
                 }
             }
             let m = moves[step % moves.len()];
