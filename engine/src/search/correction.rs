@@ -112,8 +112,9 @@ fn continuation_slot(moves: MoveKeys) -> Option<MoveKeys> {
     moves.iter().all(|&key| key != NO_MOVE_KEY).then_some(moves)
 }
 
-/// Where a position's entries are.
-struct Slots {
+/// Where a position's entries are: found once a node, for its read and its update.
+#[derive(Clone, Copy)]
+pub(crate) struct Slots {
     side: usize,
     pawn: usize,
     non_pawn: [usize; 2],
@@ -145,8 +146,9 @@ impl CorrectionHistory {
         }
     }
 
-    #[inline]
-    fn slots(pos: &Chess, weights: Weights) -> Slots {
+    /// Where the entries of `pos` are.
+    #[inline(always)]
+    pub(crate) fn slots(pos: &Chess, weights: Weights) -> Slots {
         let board = pos.board();
         Slots {
             side: usize::from(pos.turn() == Color::Black),
@@ -170,14 +172,14 @@ impl CorrectionHistory {
     /// The correction (cp) for `pos`, reached by the moves `moves`, at most `weights.max`
     /// either way: the pawn table's entry, plus the non-pawn tables' mean, the minor-piece
     /// entry and the continuation entry at their percents.
-    #[inline]
+    #[cfg(test)]
     pub(crate) fn get(&self, pos: &Chess, moves: MoveKeys, weights: Weights) -> i32 {
         let slots = Self::slots(pos, weights);
         self.read(&slots, moves, weights)
     }
 
     /// [`CorrectionHistory::get`] at known slots.
-    #[inline]
+    #[inline(always)]
     fn read(&self, slots: &Slots, moves: MoveKeys, weights: Weights) -> i32 {
         let mut sum = i64::from(self.pawn[slots.side][slots.pawn]);
         if weights.non_pawn > 0 {
@@ -200,7 +202,7 @@ impl CorrectionHistory {
     }
 
     /// `raw_eval + get(pos)`, kept clear of the mate range.
-    #[inline]
+    #[cfg(test)]
     pub(crate) fn corrected(
         &self,
         pos: &Chess,
@@ -208,14 +210,26 @@ impl CorrectionHistory {
         raw_eval: i32,
         weights: Weights,
     ) -> i32 {
-        (raw_eval + self.get(pos, moves, weights)).clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
+        self.corrected_at(&Self::slots(pos, weights), moves, raw_eval, weights)
+    }
+
+    /// [`CorrectionHistory::corrected`] at the slots of the position.
+    #[inline(always)]
+    pub(crate) fn corrected_at(
+        &self,
+        slots: &Slots,
+        moves: MoveKeys,
+        raw_eval: i32,
+        weights: Weights,
+    ) -> i32 {
+        (raw_eval + self.read(slots, moves, weights)).clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
     }
 
     /// Moves the entries of `pos` (reached by `moves`) toward `score - raw_eval`, the error a
     /// search of `depth` plies found in the static evaluation, by a share that grows with
     /// depth: the pawn table's, and the others' whose weight is above 0. Entries stay within
     /// `weights.max` cp.
-    #[inline]
+    #[cfg(test)]
     pub(crate) fn update(
         &mut self,
         pos: &Chess,
@@ -225,14 +239,28 @@ impl CorrectionHistory {
         score: i32,
         weights: Weights,
     ) {
-        let max = weights.max;
         let slots = Self::slots(pos, weights);
+        self.update_at(&slots, moves, depth, raw_eval, score, weights);
+    }
+
+    /// [`CorrectionHistory::update`] at the slots of the position.
+    #[inline]
+    pub(crate) fn update_at(
+        &mut self,
+        slots: &Slots,
+        moves: MoveKeys,
+        depth: i32,
+        raw_eval: i32,
+        score: i32,
+        weights: Weights,
+    ) {
+        let max = weights.max;
         let weight = ((depth + 1).clamp(1, MAX_WEIGHT) * weights.rate / 100).clamp(1, WEIGHT_SCALE);
         // Residual: each entry moves by the share `weight` of what the whole correction
         // misses, so that the tables together (their sum is what is read) learn the error
         // once. Otherwise each entry moves that share of the way to the whole error.
         let residual = weights.residual.then(|| {
-            (score - raw_eval - self.read(&slots, moves, weights)).clamp(-max, max) * GRAIN
+            (score - raw_eval - self.read(slots, moves, weights)).clamp(-max, max) * GRAIN
         });
         let target = (score - raw_eval).clamp(-max, max) * GRAIN;
         let learn = |entry: &mut i32| {

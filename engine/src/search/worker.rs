@@ -173,13 +173,28 @@ impl Worker<'_> {
     /// The static evaluation corrected by the correction history (when on), and the raw one.
     #[inline]
     pub(crate) fn corrected_evaluate(&mut self, pos: &Chess, ply: usize) -> (i32, i32) {
+        let (corrected, raw, _) = self.corrected_evaluate_at(pos, ply);
+        (corrected, raw)
+    }
+
+    /// [`Worker::corrected_evaluate`], and where the correction history's entries of `pos`
+    /// are when it reads and learns here ([`Worker::corrects`]), so that the node's update
+    /// finds them without hashing the position again.
+    #[inline]
+    pub(crate) fn corrected_evaluate_at(
+        &mut self,
+        pos: &Chess,
+        ply: usize,
+    ) -> (i32, i32, Option<correction::Slots>) {
         let raw = self.evaluate(pos, ply);
         if self.corrects(pos) {
             let moves = self.heuristics.move_keys(ply);
             let weights = self.correction_weights();
-            (self.correction.corrected(pos, moves, raw, weights), raw)
+            let slots = CorrectionHistory::slots(pos, weights);
+            let corrected = self.correction.corrected_at(&slots, moves, raw, weights);
+            (corrected, raw, Some(slots))
         } else {
-            (raw, raw)
+            (raw, raw, None)
         }
     }
 
@@ -628,11 +643,14 @@ impl Worker<'_> {
 
         // The pruning of non-PV nodes needs the static evaluation, and the correction
         // history learns from every node's.
-        let (static_eval, raw_eval) = if in_check || (pv_node && !self.knobs.correction_history) {
-            (-INFINITY, -INFINITY)
-        } else {
-            self.corrected_evaluate(pos, ply)
-        };
+        // `correction_slots`: where the correction history's entries of this position are,
+        // when it reads and learns here (found once, for the read and the update).
+        let (static_eval, raw_eval, correction_slots) =
+            if in_check || (pv_node && !self.knobs.correction_history) {
+                (-INFINITY, -INFINITY, None)
+            } else {
+                self.corrected_evaluate_at(pos, ply)
+            };
         self.static_evals[ply] = static_eval;
         // How much better this side stands than the opponent thought a ply ago: the two
         // static evaluations, each from its own side, summed (`None` where either is unknown).
@@ -1383,8 +1401,9 @@ impl Worker<'_> {
         }
         // The evaluation was off: learn by how much, where the bound says on which side the
         // true score lies and a quiet best move (or none) makes it the position's own.
-        if !in_check
-            && self.corrects(pos)
+        // The slots are known exactly where the history reads and learns: not in check, and
+        // `corrects(pos)`.
+        if let Some(slots) = correction_slots
             && best_move.is_none_or(|m| !m.is_capture() && !m.is_promotion())
             && best_score.abs() < MATE_BOUND
             && match bound {
@@ -1396,7 +1415,7 @@ impl Worker<'_> {
             let moves = self.heuristics.move_keys(ply);
             let weights = self.correction_weights();
             self.correction
-                .update(pos, moves, depth, raw_eval, best_score, weights);
+                .update_at(&slots, moves, depth, raw_eval, best_score, weights);
         }
         let packed = best_move.map_or(PackedMove::NONE, PackedMove::new);
         self.tt
