@@ -181,24 +181,23 @@ impl CorrectionHistory {
     /// [`CorrectionHistory::get`] at known slots.
     #[inline(always)]
     fn read(&self, slots: &Slots, moves: MoveKeys, weights: Weights) -> i32 {
-        let mut sum = i64::from(self.pawn[slots.side][slots.pawn]);
+        // In `i32`: entries stay within `max` (at most 1,000) × `GRAIN` = 256,000 and the
+        // percents within 300, so the largest product, 2 × 256,000 × 300, and the sum fit.
+        let mut sum = self.pawn[slots.side][slots.pawn];
         if weights.non_pawn > 0 {
-            let pieces: i64 = (0..2)
-                .map(|color| i64::from(self.non_pawn[color][slots.side][slots.non_pawn[color]]))
-                .sum();
-            sum += pieces * i64::from(weights.non_pawn) / 200;
+            let pieces = self.non_pawn[0][slots.side][slots.non_pawn[0]]
+                + self.non_pawn[1][slots.side][slots.non_pawn[1]];
+            sum += pieces * weights.non_pawn / 200;
         }
         if weights.minor > 0 {
-            sum += i64::from(self.minor[slots.side][slots.minor]) * i64::from(weights.minor) / 100;
+            sum += self.minor[slots.side][slots.minor] * weights.minor / 100;
         }
         if weights.continuation > 0
             && let Some([before, last]) = continuation_slot(moves)
         {
-            sum +=
-                i64::from(self.continuation[before][last]) * i64::from(weights.continuation) / 100;
+            sum += self.continuation[before][last] * weights.continuation / 100;
         }
-        let max = i64::from(weights.max);
-        (sum / i64::from(GRAIN)).clamp(-max, max) as i32
+        (sum / GRAIN).clamp(-weights.max, weights.max)
     }
 
     /// `raw_eval + get(pos)`, kept clear of the mate range.
