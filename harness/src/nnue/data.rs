@@ -183,7 +183,7 @@ pub struct ScoreRule {
 
 impl ScoreRule {
     /// Scores as written, cut off beyond ±`max_score`.
-    pub fn cutoff(max_score: i32) -> ScoreRule {
+    pub const fn cutoff(max_score: i32) -> ScoreRule {
         ScoreRule {
             scale: 1.0,
             max_score,
@@ -263,10 +263,7 @@ pub fn parse_line(text: &str, rule: ScoreRule) -> Result<Option<PackedPosition>,
 mod tests {
     use super::*;
 
-    const CUTOFF: ScoreRule = ScoreRule {
-        scale: 1.0,
-        max_score: 3000,
-    };
+    const CUTOFF: ScoreRule = ScoreRule::cutoff(3000);
 
     #[test]
     fn a_position_survives_packing() {

@@ -247,6 +247,8 @@ pub fn train(
 }
 
 fn run(spec: &TrainSpec, progress: &mut dyn FnMut(Progress<'_>)) -> anyhow::Result<TrainReport> {
+    // Read before the data, so that a bad file stops the run at once.
+    let start = spec.init.as_deref().map(read_network).transpose()?;
     let rule = data::ScoreRule {
         scale: spec.score_scale,
         max_score: spec.max_score,
@@ -261,11 +263,9 @@ fn run(spec: &TrainSpec, progress: &mut dyn FnMut(Progress<'_>)) -> anyhow::Resu
         u32::MAX
     );
     let mut rng = ChaCha8Rng::seed_from_u64(spec.seed);
-    let mut net = model::init(&mut rng);
-    if let Some(path) = &spec.init {
-        // The random draw above still happens, so the split and shuffles do not depend on it.
-        net = read_network(path)?;
-    }
+    // Drawn even when a network is given, so that the split and shuffles do not depend on it.
+    let random = model::init(&mut rng);
+    let mut net = start.unwrap_or(random);
 
     let mut order: Vec<u32> = (0..positions.len() as u32).collect();
     order.shuffle(&mut rng);
@@ -354,7 +354,7 @@ fn run(spec: &TrainSpec, progress: &mut dyn FnMut(Progress<'_>)) -> anyhow::Resu
 }
 
 /// The network in the engine's file at `path`, in floats.
-pub fn read_network(path: &std::path::Path) -> anyhow::Result<FloatNetwork> {
+fn read_network(path: &std::path::Path) -> anyhow::Result<FloatNetwork> {
     let bytes = std::fs::read(path)
         .map_err(|e| crate::UsageError(format!("--init {}: {e}", path.display())))?;
     let network = Network::from_bytes(&bytes)
