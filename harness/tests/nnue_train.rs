@@ -5,7 +5,9 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+use engine::eval::Evaluator;
 use engine::eval::nnue::{Accumulator, Network};
+use engine::params::Params;
 use harness::nnue::{TrainSpec, train};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -242,6 +244,98 @@ fn training_carries_on_from_a_network_file() {
         stderr.contains("queens.txt: not a network file"),
         "{stderr}"
     );
+}
+
+/// A residual network learns what the hand-written evaluation misses: here a bonus of 200 cp
+/// for the side with the queen on top of that evaluation's own score.
+#[test]
+fn a_residual_network_learns_what_the_evaluation_misses() {
+    const BONUS: i32 = 200;
+    let evaluator = Evaluator::new(&Params::default());
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("bonus.txt");
+    let lines: Vec<String> = queen_positions(4000, 21)
+        .into_iter()
+        .map(|(position, queen_side)| {
+            let white = evaluator.evaluate_white(&position)
+                + if queen_side == Color::White {
+                    BONUS
+                } else {
+                    -BONUS
+                };
+            let fen = Fen::from_position(&position, EnPassantMode::Legal);
+            format!("{fen}; {white}; 0.5")
+        })
+        .collect();
+    std::fs::write(&data, lines.join("\n") + "\n").unwrap();
+
+    let out = dir.path().join("residual.nnue");
+    let mut spec = spec(data.clone(), out.clone());
+    spec.wdl = 0.0;
+    spec.residual = true;
+    let report = train(&spec, |_| {}).unwrap();
+    let net = Network::from_bytes(&std::fs::read(&out).unwrap()).unwrap();
+    assert!(net.is_residual());
+    // It starts from the evaluation, near its targets already, and ends far nearer.
+    let mut full = spec.clone();
+    full.residual = false;
+    full.epochs = 1;
+    full.out = dir.path().join("full.nnue");
+    let full_start = train(&full, |_| {})
+        .unwrap()
+        .initial_validation_loss
+        .unwrap();
+    let start = report.initial_validation_loss.unwrap();
+    let end = report.epochs.last().unwrap().validation_loss.unwrap();
+    assert!(
+        start < 0.5 * full_start,
+        "residual start {start}, full {full_start}"
+    );
+    assert!(end < 0.25 * start, "residual {start} -> {end}");
+    // On fresh positions its output is the bonus for the queen's side.
+    let fresh = queen_positions(300, 77);
+    let mean = fresh
+        .iter()
+        .map(|(position, queen_side)| {
+            let eval = engine_eval(&net, position);
+            if position.turn() == *queen_side {
+                eval
+            } else {
+                -eval
+            }
+        })
+        .sum::<i32>() as f64
+        / fresh.len() as f64;
+    assert!(
+        (mean - f64::from(BONUS)).abs() < 50.0,
+        "mean correction {mean}"
+    );
+
+    // Carried on, a residual network needs --residual, and a full one must not have it.
+    for (init, residual, message) in [
+        (&out, false, "is a residual network; add --residual"),
+        (
+            &full.out,
+            true,
+            "is a full (not residual) network; leave out --residual",
+        ),
+    ] {
+        let mut command = harness();
+        command
+            .args(["train-net", "--data"])
+            .arg(&data)
+            .arg("--out")
+            .arg(dir.path().join("again.nnue"))
+            .arg("--init")
+            .arg(init);
+        if residual {
+            command.arg("--residual");
+        }
+        let output = command.output().unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{stderr}");
+        assert!(stderr.contains(message), "{stderr}");
+    }
 }
 
 #[test]

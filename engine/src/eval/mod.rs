@@ -33,9 +33,9 @@
 //! Pawnless positions where neither side can force mate (KK, KNK, KBK, KNNK, KBKB, ...) report
 //! no features and evaluate to 0.
 //!
-//! With the `nnue` switch on, [`nnue`]'s network evaluates instead, from accumulators the
-//! search keeps move by move; the dead draws and the mating of a lone king keep the rules
-//! above.
+//! With the `nnue` switch on, [`nnue`]'s network evaluates from accumulators the search keeps
+//! move by move: instead of the terms, or added to them if it is a residual network; the dead
+//! draws and the mating of a lone king keep the rules above.
 
 pub(crate) mod imbalance;
 mod incremental;

@@ -579,8 +579,9 @@ search_params! {
     /// above 2), the margin shrinks by this percent of one ply's margin (0 = off; Stockfish's
     /// `opponentWorsening`, a third of a ply). c_end 5.
     RFP_WORSENING_PERCENT rfp_worsening_percent: i32 = 0, [0, 100], c_end 5.0, r_end 0.002;
-    /// The static evaluation is the embedded NNUE (`engine/nets/default.nnue`, trained by
-    /// `harness train-net` on self-play positions) instead of the hand-written terms; pawnless
+    /// The static evaluation uses the embedded NNUE (`engine/nets/default.nnue`, trained by
+    /// `harness train-net` on self-play positions): a full network instead of the
+    /// hand-written terms, a residual one (`train-net --residual`) added to them; pawnless
     /// endings against a lone king and dead draws keep their own rules.
     NNUE nnue: bool = false, [0, 1], c_end 0.5, r_end 0.002;
     /// The capture history's entry (within ±16,384) is divided by this before it is added

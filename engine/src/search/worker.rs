@@ -221,6 +221,7 @@ impl Worker<'_> {
 
     fn evaluate_uncached(&mut self, pos: &Chess, ply: usize) -> i32 {
         let evaluator = self.evaluator;
+        let mut residual = 0;
         if let Some(net) = evaluator.network() {
             let eval = evaluator.evaluate_network(net, pos, self.accumulators, ply);
             debug_assert_eq!(
@@ -228,33 +229,43 @@ impl Worker<'_> {
                 Accumulator::new(net, pos.board()),
                 "{pos:?}"
             );
-            if let Some(eval) = eval {
-                return eval.clamp(-MATE_BOUND + 1, MATE_BOUND - 1);
+            match eval {
+                Some(eval) if net.is_residual() => residual = eval,
+                Some(eval) => return eval.clamp(-MATE_BOUND + 1, MATE_BOUND - 1),
+                None => {}
             }
         }
-        // With the network on, the sums are not kept move by move (set_child): the few
-        // positions the terms still score count them from scratch.
-        let sums = if evaluator.network().is_some() {
-            evaluator.piece_squares(pos)
-        } else {
+        // A network that replaces the terms leaves the sums unkept move by move (set_child):
+        // the few positions the terms still score count them from scratch.
+        let sums = if self.keeps_piece_squares() {
             self.piece_squares[ply]
+        } else {
+            evaluator.piece_squares(pos)
         };
         debug_assert_eq!(sums, self.evaluator.piece_squares(pos), "{pos:?}");
         let eval = self.evaluator.evaluate_cached(pos, sums, self.pawn_cache);
         debug_assert_eq!(eval, self.evaluator.evaluate(pos), "{pos:?}");
-        eval.clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
+        (eval + residual).clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
     }
 
-    /// Records the position at `ply + 1`, reached from `pos` (at `ply`) by `m`: its key and
-    /// its material and piece-square sums, or with the network on the move for its
-    /// accumulator instead (the sums are then unused but where the terms evaluate, which
-    /// counts them from scratch).
+    /// Whether the material and piece-square sums are kept move by move: unless a network
+    /// evaluates in the terms' place.
+    #[inline(always)]
+    fn keeps_piece_squares(&self) -> bool {
+        self.evaluator.network().is_none_or(|net| net.is_residual())
+    }
+
+    /// Records the position at `ply + 1`, reached from `pos` (at `ply`) by `m`: its key, the
+    /// move for its accumulator when a network evaluates, and its material and piece-square
+    /// sums unless that network replaces the terms (the sums are then unused but where the
+    /// terms evaluate, which counts them from scratch).
     #[inline(always)]
     pub(crate) fn set_child(&mut self, ply: usize, pos: &Chess, m: Move, child_key: u64) {
         self.keys.set(ply + 1, child_key);
         if self.evaluator.network().is_some() {
             self.accumulators.set_child(ply, pos.turn(), m);
-        } else {
+        }
+        if self.keeps_piece_squares() {
             self.piece_squares[ply + 1] =
                 self.evaluator
                     .piece_squares_after(pos, self.piece_squares[ply], m);
@@ -780,7 +791,8 @@ impl Worker<'_> {
                 self.keys.set(ply + 1, null_key);
                 if self.evaluator.network().is_some() {
                     self.accumulators.set_null_child(ply);
-                } else {
+                }
+                if self.keeps_piece_squares() {
                     self.piece_squares[ply + 1] = self.piece_squares[ply];
                 }
                 self.heuristics.set_played(ply, pos.turn(), None);

@@ -57,6 +57,11 @@ pub struct TrainNetArgs {
     /// weights, to carry its training on with new data.
     #[arg(long, value_name = "NET")]
     pub init: Option<PathBuf>,
+    /// Train a residual network: its output is added to the hand-written evaluation (at the
+    /// default weights) instead of replacing it, so it learns only what that evaluation
+    /// misses. The file says so; the engine's `nnue` switch adds it.
+    #[arg(long)]
+    pub residual: bool,
     /// Share of the positions held out for validation (0 = none).
     #[arg(long, default_value_t = DEFAULT_VALIDATION)]
     pub validation: f64,
@@ -92,6 +97,7 @@ pub fn spec(args: TrainNetArgs) -> anyhow::Result<TrainSpec> {
     spec.max_score = args.max_score;
     spec.score_scale = args.score_scale;
     spec.init = args.init;
+    spec.residual = args.residual;
     spec.validation = args.validation;
     spec.seed = args.seed;
     if let Some(threads) = args.threads {

@@ -4,6 +4,7 @@
 
 use std::path::{Path, PathBuf};
 
+use engine::eval::Evaluator;
 use rayon::prelude::*;
 use shakmaty::{Board, Color, Piece, Position, Role, Square};
 
@@ -28,6 +29,9 @@ pub struct PackedPosition {
     result: u8,
     /// 0 White to move, 1 Black.
     black_to_move: u8,
+    /// The evaluation a residual network's output is added to, in centipawns from the side
+    /// to move's view (0 for a network that evaluates alone).
+    base: i16,
 }
 
 /// Why a board cannot be packed.
@@ -83,7 +87,23 @@ impl PackedPosition {
             score: score as i16,
             result: halves as u8,
             black_to_move: u8::from(turn == Color::Black),
+            base: 0,
         })
+    }
+
+    /// The same position with `base` (centipawns, side to move's view, kept within
+    /// ±[`MAX_SCORE_LIMIT`]) as the evaluation the network's output is added to.
+    pub fn with_base(self, base: i32) -> PackedPosition {
+        PackedPosition {
+            base: base.clamp(-MAX_SCORE_LIMIT, MAX_SCORE_LIMIT) as i16,
+            ..self
+        }
+    }
+
+    /// The evaluation the network's output is added to (side to move's view).
+    #[inline]
+    pub fn base_stm(&self) -> f32 {
+        f32::from(self.base)
     }
 
     /// The pieces and their squares, in square order.
@@ -192,17 +212,19 @@ impl ScoreRule {
 }
 
 /// Reads every file in `paths` (in order) and packs its positions, their scores read by
-/// `rule`, leaving out (and counting) those beyond its cutoff. A malformed line is an error
-/// naming the file and line.
+/// `rule`, leaving out (and counting) those beyond its cutoff; with `base`, each position
+/// carries that evaluator's score of it, for a residual network. A malformed line is an
+/// error naming the file and line.
 pub fn load(
     paths: &[PathBuf],
     rule: ScoreRule,
+    base: Option<&Evaluator>,
 ) -> anyhow::Result<(Vec<PackedPosition>, LoadReport)> {
     let mut positions = Vec::new();
     let mut report = LoadReport::default();
     for path in paths {
         let before = positions.len();
-        report.over_max_score += read_file(path, rule, &mut positions)?;
+        report.over_max_score += read_file(path, rule, base, &mut positions)?;
         report.files.push((path.clone(), positions.len() - before));
     }
     report.kept = positions.len();
@@ -210,12 +232,17 @@ pub fn load(
 }
 
 /// Appends the positions of one file to `out`; returns how many were beyond the cutoff.
-fn read_file(path: &Path, rule: ScoreRule, out: &mut Vec<PackedPosition>) -> anyhow::Result<usize> {
+fn read_file(
+    path: &Path,
+    rule: ScoreRule,
+    base: Option<&Evaluator>,
+    out: &mut Vec<PackedPosition>,
+) -> anyhow::Result<usize> {
     let mut over = 0usize;
     dataset::for_each_chunk(path, |lines| {
         let parsed: Vec<Result<Option<PackedPosition>, String>> = lines
             .par_iter()
-            .map(|(_, text)| parse_line(text, rule))
+            .map(|(_, text)| parse_line(text, rule, base))
             .collect();
         for ((line, text), result) in lines.iter().zip(parsed) {
             match result {
@@ -231,9 +258,14 @@ fn read_file(path: &Path, rule: ScoreRule, out: &mut Vec<PackedPosition>) -> any
     Ok(over)
 }
 
-/// One `FEN; score; result` line: the packed position with its score read by `rule`, or
-/// `None` when that score is beyond the rule's cutoff.
-pub fn parse_line(text: &str, rule: ScoreRule) -> Result<Option<PackedPosition>, String> {
+/// One `FEN; score; result` line: the packed position with its score read by `rule` (and
+/// `base`'s evaluation of it, if given), or `None` when that score is beyond the rule's
+/// cutoff.
+pub fn parse_line(
+    text: &str,
+    rule: ScoreRule,
+    base: Option<&Evaluator>,
+) -> Result<Option<PackedPosition>, String> {
     let fields: Vec<&str> = text.split(';').map(str::trim).collect();
     let [fen, score, result] = fields.as_slice() else {
         return Err(
@@ -252,7 +284,7 @@ pub fn parse_line(text: &str, rule: ScoreRule) -> Result<Option<PackedPosition>,
         score.round() as i32,
         result_value,
     )
-    .map(Some)
+    .map(|packed| Some(base.map_or(packed, |e| packed.with_base(e.evaluate(&position)))))
     .map_err(|e| match e {
         PackError::Result => format!("result '{result}' is not 1.0, 0.5 or 0.0"),
         other => other.to_string(),
@@ -268,7 +300,7 @@ mod tests {
     #[test]
     fn a_position_survives_packing() {
         let line = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R b KQkq - 0 1; -35; 0.5";
-        let packed = parse_line(line, CUTOFF).unwrap().unwrap();
+        let packed = parse_line(line, CUTOFF, None).unwrap().unwrap();
         let position = dataset::parse_position(line.split(';').next().unwrap()).unwrap();
         assert_eq!(&packed.board(), position.board());
         assert_eq!(packed.turn(), Color::Black);
@@ -278,11 +310,11 @@ mod tests {
         assert_eq!(packed.result_stm(), 0.5);
         assert_eq!(std::mem::size_of::<PackedPosition>(), 32);
 
-        let white = parse_line("4k3/8/8/8/8/8/8/3QK3 w - - 0 1; 900; 1.0", CUTOFF)
+        let white = parse_line("4k3/8/8/8/8/8/8/3QK3 w - - 0 1; 900; 1.0", CUTOFF, None)
             .unwrap()
             .unwrap();
         assert_eq!((white.score_stm(), white.result_stm()), (900.0, 1.0));
-        let black = parse_line("4k3/8/8/8/8/8/8/3QK3 b - - 0 1; 900; 1.0", CUTOFF)
+        let black = parse_line("4k3/8/8/8/8/8/8/3QK3 b - - 0 1; 900; 1.0", CUTOFF, None)
             .unwrap()
             .unwrap();
         assert_eq!((black.score_stm(), black.result_stm()), (-900.0, 0.0));
@@ -291,11 +323,11 @@ mod tests {
     #[test]
     fn scores_beyond_the_cutoff_are_left_out() {
         assert_eq!(
-            parse_line("4k3/8/8/8/8/8/8/3QK3 w - - 0 1; -3001; 0.0", CUTOFF),
+            parse_line("4k3/8/8/8/8/8/8/3QK3 w - - 0 1; -3001; 0.0", CUTOFF, None),
             Ok(None)
         );
         assert!(
-            parse_line("4k3/8/8/8/8/8/8/3QK3 w - - 0 1; 3000; 1.0", CUTOFF)
+            parse_line("4k3/8/8/8/8/8/8/3QK3 w - - 0 1; 3000; 1.0", CUTOFF, None)
                 .unwrap()
                 .is_some()
         );
@@ -307,31 +339,48 @@ mod tests {
             scale: 0.75,
             max_score: 3000,
         };
-        let packed = parse_line("4k3/8/8/8/8/8/8/3QK3 w - - 0 1; 1001; 1.0", rule)
+        let packed = parse_line("4k3/8/8/8/8/8/8/3QK3 w - - 0 1; 1001; 1.0", rule, None)
             .unwrap()
             .unwrap();
         assert_eq!(packed.score_white(), 751);
         // 3,900 is beyond the cutoff as written, 2,925 within it once scaled.
         assert!(
-            parse_line("4k3/8/8/8/8/8/8/3QK3 b - - 0 1; -3900; 0.0", rule)
+            parse_line("4k3/8/8/8/8/8/8/3QK3 b - - 0 1; -3900; 0.0", rule, None)
                 .unwrap()
                 .is_some()
         );
         assert_eq!(
-            parse_line("4k3/8/8/8/8/8/8/3QK3 b - - 0 1; -4001; 0.0", rule),
+            parse_line("4k3/8/8/8/8/8/8/3QK3 b - - 0 1; -4001; 0.0", rule, None),
             Ok(None)
         );
     }
 
     #[test]
+    fn a_residual_position_carries_the_evaluation_it_corrects() {
+        let evaluator = Evaluator::new(&engine::params::Params::default());
+        let fen = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R b KQkq - 0 1";
+        let packed = parse_line(&format!("{fen}; -35; 0.5"), CUTOFF, Some(&evaluator))
+            .unwrap()
+            .unwrap();
+        let position = dataset::parse_position(fen).unwrap();
+        assert_eq!(packed.base_stm(), evaluator.evaluate(&position) as f32);
+        assert_ne!(packed.base_stm(), 0.0);
+        let plain = parse_line(&format!("{fen}; -35; 0.5"), CUTOFF, None)
+            .unwrap()
+            .unwrap();
+        assert_eq!(plain.base_stm(), 0.0);
+        assert_eq!(plain.with_base(evaluator.evaluate(&position)), packed);
+    }
+
+    #[test]
     fn malformed_lines_say_why() {
-        let err = parse_line("4k3/8/8/8/8/8/8/3QK3 w - - 0 1; 1.0", CUTOFF).unwrap_err();
+        let err = parse_line("4k3/8/8/8/8/8/8/3QK3 w - - 0 1; 1.0", CUTOFF, None).unwrap_err();
         assert!(err.contains("<FEN>; <score>; <result>"), "{err}");
-        let err = parse_line("4k3/8/8/8/8/8/8/3QK3 w - - 0 1; 12; 0.3", CUTOFF).unwrap_err();
+        let err = parse_line("4k3/8/8/8/8/8/8/3QK3 w - - 0 1; 12; 0.3", CUTOFF, None).unwrap_err();
         assert!(err.contains("result '0.3'"), "{err}");
-        let err = parse_line("4k3/8/8/8/8/8/8/3QK3 w - - 0 1; x; 0.5", CUTOFF).unwrap_err();
+        let err = parse_line("4k3/8/8/8/8/8/8/3QK3 w - - 0 1; x; 0.5", CUTOFF, None).unwrap_err();
         assert!(err.contains("score 'x'"), "{err}");
-        let err = parse_line("4k3/8/8/8/8/8/8/3QKK2 w - - 0 1; 0; 0.5", CUTOFF).unwrap_err();
+        let err = parse_line("4k3/8/8/8/8/8/8/3QKK2 w - - 0 1; 0; 0.5", CUTOFF, None).unwrap_err();
         assert!(err.contains("illegal position"), "{err}");
     }
 }

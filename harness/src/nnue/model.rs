@@ -6,8 +6,9 @@
 //! `out = output_bias + Σ_half Σ_i screlu(h_half[i]) · output_weights[half · HIDDEN + i]`
 //! with `screlu(x) = clamp(x, 0, 1)²`, and `out · SCALE` centipawns for the side to move.
 //!
-//! The loss of a position is `(sigmoid(out · SCALE / 400) − t)²` with the target
-//! `t = λ · result + (1 − λ) · sigmoid(score / 400)`, both from the side to move's view.
+//! The loss of a position is `(sigmoid((out · SCALE + base) / 400) − t)²` with the target
+//! `t = λ · result + (1 − λ) · sigmoid(score / 400)`, all from the side to move's view;
+//! `base` is the hand-written evaluation for a residual network, else 0.
 
 use engine::eval::nnue::{FloatNetwork, HIDDEN, SCALE, WEIGHT_CLIP, feature};
 use rand::{Rng, RngExt};
@@ -19,6 +20,12 @@ pub const SIGMOID_CP: f32 = 400.0;
 
 /// The network's output in logistic units: `out · SCALE / SIGMOID_CP`.
 const OUTPUT_TO_LOGIT: f32 = SCALE as f32 / SIGMOID_CP;
+
+/// The prediction's logit: the network's output `out` plus the position's base evaluation.
+#[inline]
+fn logit(out: f32, position: &PackedPosition) -> f32 {
+    out * OUTPUT_TO_LOGIT + position.base_stm() / SIGMOID_CP
+}
 
 #[inline]
 pub fn sigmoid(x: f32) -> f32 {
@@ -124,7 +131,7 @@ pub fn eval_cp(net: &FloatNetwork, position: &PackedPosition) -> f32 {
 /// The loss of one position.
 pub fn loss(net: &FloatNetwork, position: &PackedPosition, wdl: f32) -> f32 {
     let out = output(net, &hidden(net, &Features::of(position)));
-    let p = sigmoid(out * OUTPUT_TO_LOGIT);
+    let p = sigmoid(logit(out, position));
     let e = p - target(position, wdl);
     e * e
 }
@@ -141,7 +148,7 @@ pub fn accumulate(
     let features = Features::of(position);
     let h = hidden(net, &features);
     let out = output(net, &h);
-    let p = sigmoid(out * OUTPUT_TO_LOGIT);
+    let p = sigmoid(logit(out, position));
     let e = p - target(position, wdl);
     // d(e²)/d out.
     let g = 2.0 * e * p * (1.0 - p) * OUTPUT_TO_LOGIT;
@@ -194,6 +201,17 @@ pub fn init(rng: &mut impl Rng) -> FloatNetwork {
         *w = rng.random_range(-output_range..output_range);
     }
     net
+}
+
+/// `random` (from [`init`]) as a residual network that starts near zero: output weights a
+/// tenth as large, so that its first corrections are a few tens of centipawns rather than
+/// hundreds on top of an evaluation already fitted.
+pub fn residual_start(mut random: FloatNetwork) -> FloatNetwork {
+    for w in &mut random.output_weights {
+        *w *= 0.1;
+    }
+    random.residual = true;
+    random
 }
 
 /// Adam with bias correction (β1 0.9, β2 0.999).
@@ -301,7 +319,7 @@ mod tests {
         LINES
             .iter()
             .map(|l| {
-                parse_line(l, crate::nnue::data::ScoreRule::cutoff(3000))
+                parse_line(l, crate::nnue::data::ScoreRule::cutoff(3000), None)
                     .unwrap()
                     .unwrap()
             })
@@ -353,7 +371,7 @@ mod tests {
                     out += h.clamp(0.0, 1.0).powi(2) * v;
                 }
             }
-            let prediction = sigmoid(out * f64::from(SCALE) / 400.0);
+            let prediction = sigmoid((out * f64::from(SCALE) + f64::from(p.base_stm())) / 400.0);
             let target = wdl * f64::from(p.result_stm())
                 + (1.0 - wdl) * sigmoid(f64::from(p.score_stm()) / 400.0);
             total += (prediction - target).powi(2);
@@ -373,7 +391,12 @@ mod tests {
             *v *= 8.0;
         }
         net.output_bias = 0.1;
-        let positions = positions();
+        // Base evaluations too, as a residual network's positions carry.
+        let positions: Vec<PackedPosition> = positions()
+            .into_iter()
+            .enumerate()
+            .map(|(i, p)| p.with_base(150 * i as i32 - 200))
+            .collect();
         let wdl = 0.3;
         let mut grad = FloatNetwork::zeros();
         for p in &positions {

@@ -9,7 +9,9 @@ use std::fmt;
 use std::path::PathBuf;
 use std::time::Instant;
 
+use engine::eval::Evaluator;
 use engine::eval::nnue::{Accumulator, FloatNetwork, Network};
+use engine::params::Params;
 use rand::SeedableRng;
 use rand::seq::SliceRandom;
 use rand_chacha::ChaCha8Rng;
@@ -56,6 +58,9 @@ pub struct TrainSpec {
     /// A network file to start from (its weights dequantised) instead of random weights:
     /// training carried on with new data.
     pub init: Option<PathBuf>,
+    /// A residual network: its output is added to the hand-written evaluation (at the
+    /// default weights), so it learns what that evaluation misses.
+    pub residual: bool,
     /// Share of the positions held out for validation.
     pub validation: f64,
     pub seed: u64,
@@ -75,6 +80,7 @@ impl TrainSpec {
             max_score: DEFAULT_MAX_SCORE,
             score_scale: 1.0,
             init: None,
+            residual: false,
             validation: DEFAULT_VALIDATION,
             seed: 1,
             threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
@@ -249,11 +255,30 @@ pub fn train(
 fn run(spec: &TrainSpec, progress: &mut dyn FnMut(Progress<'_>)) -> anyhow::Result<TrainReport> {
     // Read before the data, so that a bad file stops the run at once.
     let start = spec.init.as_deref().map(read_network).transpose()?;
+    if let (Some(init), Some(start)) = (&spec.init, &start)
+        && start.residual != spec.residual
+    {
+        crate::usage_bail!(
+            "--init {} is {} network; {}",
+            init.display(),
+            if start.residual {
+                "a residual"
+            } else {
+                "a full (not residual)"
+            },
+            if start.residual {
+                "add --residual to carry it on"
+            } else {
+                "leave out --residual to carry it on"
+            }
+        );
+    }
     let rule = data::ScoreRule {
         scale: spec.score_scale,
         max_score: spec.max_score,
     };
-    let (positions, load) = data::load(&spec.data, rule)?;
+    let base = spec.residual.then(|| Evaluator::new(&Params::default()));
+    let (positions, load) = data::load(&spec.data, rule, base.as_ref())?;
     if positions.is_empty() {
         crate::usage_bail!("no positions to train on in the --data files");
     }
@@ -265,7 +290,13 @@ fn run(spec: &TrainSpec, progress: &mut dyn FnMut(Progress<'_>)) -> anyhow::Resu
     let mut rng = ChaCha8Rng::seed_from_u64(spec.seed);
     // Drawn even when a network is given, so that the split and shuffles do not depend on it.
     let random = model::init(&mut rng);
-    let mut net = start.unwrap_or(random);
+    let mut net = start.unwrap_or_else(|| {
+        if spec.residual {
+            model::residual_start(random)
+        } else {
+            random
+        }
+    });
 
     let mut order: Vec<u32> = (0..positions.len() as u32).collect();
     order.shuffle(&mut rng);
@@ -461,7 +492,9 @@ fn check_quantisation(
                 let float_cp = model::eval_cp(float, p);
                 let engine_cp =
                     Accumulator::new(quantised, &p.board()).evaluate(quantised, p.turn()) as f32;
-                let loss = |cp: f32| f64::from((model::sigmoid(cp / SIGMOID_CP) - t).powi(2));
+                let loss = |cp: f32| {
+                    f64::from((model::sigmoid((cp + p.base_stm()) / SIGMOID_CP) - t).powi(2))
+                };
                 let difference = f64::from((float_cp - engine_cp).abs());
                 sum.0 += loss(float_cp);
                 sum.1 += loss(engine_cp);

@@ -2,23 +2,27 @@
 //!
 //! | bytes | content |
 //! |---|---|
-//! | 8 | magic `b"ENGNNUE1"` |
+//! | 8 | magic `b"ENGNNUE1"`, or `b"ENGNNUR1"` for a residual network |
 //! | 4 + 4 | `u32` inputs (768) and hidden units ([`HIDDEN`]) |
 //! | 2 · 768 · H | `i16` feature weights, one row of H per input, scaled by [`QA`] |
 //! | 2 · H | `i16` hidden biases, scaled by [`QA`] |
 //! | 2 · 2H | `i16` output weights (side to move's H, then the other side's), scaled by [`QB`] |
 //! | 4 | `i32` output bias, scaled by `QA · QB` |
+//!
+//! A residual network's output is added to the hand-written evaluation instead of replacing
+//! it (`harness train-net --residual` fits it to what that evaluation misses).
 
 use super::{HIDDEN, INPUTS, QA, QB, WEIGHT_CLIP};
 
 const MAGIC: &[u8; 8] = b"ENGNNUE1";
+const MAGIC_RESIDUAL: &[u8; 8] = b"ENGNNUR1";
 /// Bytes of a network file.
 pub const FILE_BYTES: usize = 8 + 8 + 2 * INPUTS * HIDDEN + 2 * HIDDEN + 2 * 2 * HIDDEN + 4;
 
 /// Why bytes are not a network of this engine's shape.
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
 pub enum NetError {
-    #[error("not a network file (its first 8 bytes are not ENGNNUE1)")]
+    #[error("not a network file (its first 8 bytes are neither ENGNNUE1 nor ENGNNUR1)")]
     Magic,
     #[error(
         "network of {inputs} inputs and {hidden} hidden units; this engine takes {INPUTS} and {HIDDEN}"
@@ -39,13 +43,16 @@ pub struct Network {
     pub(super) output_weights: [i16; 2 * HIDDEN],
     /// Scaled by `QA · QB`.
     pub(super) output_bias: i32,
+    /// Whether the output is added to the hand-written evaluation.
+    pub(super) residual: bool,
 }
 
 impl std::fmt::Debug for Network {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(
             f,
-            "Network({INPUTS}x{HIDDEN}, output bias {})",
+            "Network({INPUTS}x{HIDDEN}{}, output bias {})",
+            if self.residual { ", residual" } else { "" },
             self.output_bias
         )
     }
@@ -61,16 +68,19 @@ pub struct FloatNetwork {
     /// `2 · HIDDEN`: side to move's, then the other side's.
     pub output_weights: Vec<f32>,
     pub output_bias: f32,
+    /// Whether the output is added to the hand-written evaluation (see [`Network`]).
+    pub residual: bool,
 }
 
 impl FloatNetwork {
-    /// All zeros, of this engine's shape.
+    /// All zeros, of this engine's shape; not residual.
     pub fn zeros() -> Self {
         FloatNetwork {
             feature_weights: vec![0.0; INPUTS * HIDDEN],
             feature_bias: vec![0.0; HIDDEN],
             output_weights: vec![0.0; 2 * HIDDEN],
             output_bias: 0.0,
+            residual: false,
         }
     }
 
@@ -101,6 +111,7 @@ impl FloatNetwork {
             feature_bias,
             output_weights,
             output_bias: (self.output_bias * (QA * QB) as f32).round() as i32,
+            residual: self.residual,
         }
     }
 }
@@ -108,8 +119,13 @@ impl FloatNetwork {
 impl Network {
     /// Reads a network file.
     pub fn from_bytes(bytes: &[u8]) -> Result<Network, NetError> {
-        if bytes.len() < 16 || &bytes[..8] != MAGIC {
-            return Err(NetError::Magic);
+        let residual = match bytes.get(..8) {
+            Some(magic) if magic == MAGIC => false,
+            Some(magic) if magic == MAGIC_RESIDUAL => true,
+            _ => return Err(NetError::Magic),
+        };
+        if bytes.len() < 16 {
+            return Err(NetError::Length { found: bytes.len() });
         }
         let word = |at: usize| {
             u32::from_le_bytes([bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]])
@@ -144,7 +160,14 @@ impl Network {
             feature_bias,
             output_weights,
             output_bias,
+            residual,
         })
+    }
+
+    /// Whether the output is added to the hand-written evaluation instead of replacing it.
+    #[inline]
+    pub fn is_residual(&self) -> bool {
+        self.residual
     }
 
     /// The weights back in floats (each quantised integer over its scale): where a training
@@ -169,13 +192,14 @@ impl Network {
                 .map(|&w| f32::from(w) / qb)
                 .collect(),
             output_bias: self.output_bias as f32 / (qa * qb),
+            residual: self.residual,
         }
     }
 
     /// The network file's bytes.
     pub fn to_bytes(&self) -> Vec<u8> {
         let mut out = Vec::with_capacity(FILE_BYTES);
-        out.extend_from_slice(MAGIC);
+        out.extend_from_slice(if self.residual { MAGIC_RESIDUAL } else { MAGIC });
         out.extend_from_slice(&(INPUTS as u32).to_le_bytes());
         out.extend_from_slice(&(HIDDEN as u32).to_le_bytes());
         let shorts = self
@@ -223,6 +247,23 @@ mod tests {
         let bytes = net.to_bytes();
         assert_eq!(bytes.len(), FILE_BYTES);
         assert_eq!(Network::from_bytes(&bytes), Ok(net));
+    }
+
+    #[test]
+    fn a_residual_network_says_so_in_its_file() {
+        let mut float = sample(2);
+        float.residual = true;
+        let net = float.quantise();
+        let bytes = net.to_bytes();
+        assert_eq!(&bytes[..8], MAGIC_RESIDUAL);
+        let back = Network::from_bytes(&bytes).unwrap();
+        assert!(back.is_residual());
+        assert!(back.dequantise().residual);
+        assert!(
+            !Network::from_bytes(&sample(2).quantise().to_bytes())
+                .unwrap()
+                .is_residual()
+        );
     }
 
     #[test]
