@@ -230,7 +230,14 @@ impl Worker<'_> {
                 "{pos:?}"
             );
             match eval {
-                Some(eval) if net.is_residual() => residual = eval,
+                Some(eval) if net.is_residual() => {
+                    let limit = self.knobs.nnue_residual_limit;
+                    residual = if limit > 0 {
+                        eval.clamp(-limit, limit)
+                    } else {
+                        eval
+                    };
+                }
                 Some(eval) => return eval.clamp(-MATE_BOUND + 1, MATE_BOUND - 1),
                 None => {}
             }
