@@ -311,6 +311,57 @@ fn a_residual_network_learns_what_the_evaluation_misses() {
         "mean correction {mean}"
     );
 
+    // `check-net` measures it next to the evaluation: far closer to the targets, its output
+    // about the bonus (its sign follows the queen, so the mean of its size is the bonus);
+    // within --limit once limited.
+    let check = |extra: &[&str]| {
+        let output = harness()
+            .args(["check-net", "--wdl", "0", "--net"])
+            .arg(&out)
+            .arg("--data")
+            .arg(&data)
+            .args(extra)
+            .output()
+            .unwrap();
+        let stdout = String::from_utf8_lossy(&output.stdout).to_string();
+        assert!(
+            output.status.success(),
+            "{stdout}{}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+        stdout
+    };
+    let loss = |stdout: &str, label: &str| -> f64 {
+        let line = stdout.lines().find(|l| l.starts_with(label)).unwrap();
+        line.rsplit(' ').next().unwrap().parse().unwrap()
+    };
+    let unlimited = check(&[]);
+    assert!(unlimited.starts_with("4000 positions"), "{unlimited}");
+    assert!(
+        loss(&unlimited, "evaluation + residual network") < 0.25 * loss(&unlimited, "hand-written"),
+        "{unlimited}"
+    );
+    let size: f64 = unlimited
+        .lines()
+        .find(|l| l.starts_with("network output"))
+        .and_then(|l| l.split("mean |·| ").nth(1))
+        .and_then(|rest| rest.split(' ').next())
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!((size - f64::from(BONUS)).abs() < 50.0, "{unlimited}");
+    let limited = check(&["--limit", "50"]);
+    assert!(limited.contains("evaluation + residual (±50)"), "{limited}");
+    assert!(limited.contains("mean |·| 50.0 cp"), "{limited}");
+    let output = harness()
+        .args(["check-net", "--net", "/nonexistent.nnue", "--data"])
+        .arg(&data)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("--net /nonexistent.nnue"), "{stderr}");
+
     // Carried on, a residual network needs --residual, and a full one must not have it.
     for (init, residual, message) in [
         (&out, false, "is a residual network; add --residual"),

@@ -66,6 +66,8 @@ pub enum Command {
     Tune(cmd::tune::TuneArgs),
     /// Train the engine's NNUE evaluation on labelled positions (datagen --format score).
     TrainNet(cmd::train_net::TrainNetArgs),
+    /// How a network fits labelled positions, next to the hand-written evaluation.
+    CheckNet(cmd::check_net::CheckNetArgs),
     /// Write report.md and report.html for finished match folders.
     Report(cmd::report::ReportArgs),
     /// Measure the harness: match throughput and tuner speed.
@@ -90,6 +92,7 @@ pub fn run(cli: Cli) -> anyhow::Result<std::process::ExitCode> {
         Command::Relabel(args) => cmd::relabel::run(args),
         Command::Tune(args) => cmd::tune::run(args),
         Command::TrainNet(args) => cmd::train_net::run(args),
+        Command::CheckNet(args) => cmd::check_net::run(args),
         Command::Report(args) => cmd::report::run(args),
         Command::Bench(args) => cmd::bench::run(args),
         Command::Store(args) => cmd::store_cmd::run(args),

@@ -7,6 +7,7 @@ pub mod bench_spsa;
 pub mod bench_store;
 pub mod bench_tune;
 pub mod book;
+pub mod check_net;
 pub mod datagen;
 pub mod elo;
 pub mod gauntlet;

@@ -6,8 +6,10 @@
 //!   Adam.
 //! - [`trainer`]: the run: split, shuffled mini-batches in parallel, learning-rate decay, a
 //!   quantised network file after every epoch, the quantisation check at the end.
+//! - [`fit`]: how a network fits labelled positions next to the hand-written evaluation.
 
 pub mod data;
+pub mod fit;
 pub mod model;
 pub mod trainer;
 
