@@ -390,6 +390,26 @@ fn a_residual_network_learns_what_the_evaluation_misses() {
 }
 
 #[test]
+fn an_output_shift_moves_every_evaluation_of_the_written_network() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("queens.txt");
+    write_queen_data(&data, 1000, 5);
+    let run = |shift: f32, name: &str| {
+        let mut spec = spec(data.clone(), dir.path().join(name));
+        spec.epochs = 1;
+        spec.output_shift = shift;
+        train(&spec, |_| {}).unwrap();
+        Network::from_bytes(&std::fs::read(dir.path().join(name)).unwrap()).unwrap()
+    };
+    let (plain, shifted) = (run(0.0, "plain.nnue"), run(-75.0, "shifted.nnue"));
+    for (position, _) in queen_positions(50, 8) {
+        let moved = engine_eval(&shifted, &position) - engine_eval(&plain, &position);
+        // Within the rounding of the quantised bias and output.
+        assert!((-76..=-74).contains(&moved), "{moved}");
+    }
+}
+
+#[test]
 fn a_bad_line_names_its_file_and_line() {
     let dir = tempfile::tempdir().unwrap();
     let data = dir.path().join("bad.txt");

@@ -62,6 +62,17 @@ pub struct TrainNetArgs {
     /// misses. The file says so; the engine's `nnue` switch adds it.
     #[arg(long)]
     pub residual: bool,
+    /// Centipawns added to the output of the network written (after each epoch; training
+    /// goes on without it): e.g. -76.5 takes out of a residual network the constant bonus
+    /// for the side to move that Stockfish's scores of our self-play carry (`check-net`
+    /// shows it as the network output's mean).
+    #[arg(
+        long,
+        value_name = "CP",
+        default_value_t = 0.0,
+        allow_negative_numbers = true
+    )]
+    pub output_shift: f32,
     /// Share of the positions held out for validation (0 = none).
     #[arg(long, default_value_t = DEFAULT_VALIDATION)]
     pub validation: f64,
@@ -84,6 +95,8 @@ pub fn spec(args: TrainNetArgs) -> anyhow::Result<TrainSpec> {
     check_range("--max-score", args.max_score, 1, MAX_SCORE_LIMIT)?;
     check_finite("--score-scale", args.score_scale)?;
     check_range("--score-scale", args.score_scale, 0.01, 100.0)?;
+    check_finite("--output-shift", args.output_shift)?;
+    check_range("--output-shift", args.output_shift, -1000.0, 1000.0)?;
     check_finite("--validation", args.validation as f32)?;
     check_range("--validation", args.validation, 0.0, 0.5)?;
     if let Some(threads) = args.threads {
@@ -98,6 +111,7 @@ pub fn spec(args: TrainNetArgs) -> anyhow::Result<TrainSpec> {
     spec.score_scale = args.score_scale;
     spec.init = args.init;
     spec.residual = args.residual;
+    spec.output_shift = args.output_shift;
     spec.validation = args.validation;
     spec.seed = args.seed;
     if let Some(threads) = args.threads {

@@ -58,6 +58,12 @@ pub struct TrainSpec {
     /// A network file to start from (its weights dequantised) instead of random weights:
     /// training carried on with new data.
     pub init: Option<PathBuf>,
+    /// Centipawns added to the output of every network written (not to the one trained):
+    /// e.g. to take out of a residual network the constant bonus for the side to move that
+    /// its targets carry (the side to move of a self-play position is often better by
+    /// another engine's lights, as the other side's last move was weaker than it knew),
+    /// which the search's margins take for a tempo.
+    pub output_shift: f32,
     /// A residual network: its output is added to the hand-written evaluation (at the
     /// default weights), so it learns what that evaluation misses.
     pub residual: bool,
@@ -80,6 +86,7 @@ impl TrainSpec {
             max_score: DEFAULT_MAX_SCORE,
             score_scale: 1.0,
             init: None,
+            output_shift: 0.0,
             residual: false,
             validation: DEFAULT_VALIDATION,
             seed: 1,
@@ -356,11 +363,15 @@ fn run(spec: &TrainSpec, progress: &mut dyn FnMut(Progress<'_>)) -> anyhow::Resu
             positions_per_second: train_order.len() as f64 / seconds.max(1e-9),
             seconds,
         };
-        crate::output::write_bytes_atomically(&spec.out, &net.quantise().to_bytes())?;
+        crate::output::write_bytes_atomically(
+            &spec.out,
+            &shifted(&net, spec.output_shift).quantise().to_bytes(),
+        )?;
         progress(Progress::Epoch(&stats));
         epochs.push(stats);
     }
 
+    let net = shifted(&net, spec.output_shift);
     let quantised = net.quantise();
     let quantisation = if validation.is_empty() {
         let train: Vec<PackedPosition> = train_order
@@ -382,6 +393,13 @@ fn run(spec: &TrainSpec, progress: &mut dyn FnMut(Progress<'_>)) -> anyhow::Resu
         network: net,
         out: spec.out.clone(),
     })
+}
+
+/// `net` with `shift` centipawns added to its output.
+fn shifted(net: &FloatNetwork, shift: f32) -> FloatNetwork {
+    let mut out = net.clone();
+    out.output_bias += shift / engine::eval::nnue::SCALE as f32;
+    out
 }
 
 /// The network in the engine's file at `path`, in floats.
