@@ -392,7 +392,8 @@ fn every_search_feature_off_by_default_can_be_switched_on() {
         "history_overshoot_margin=150",
         "low_ply_history=16",
         "rfp_worsening_percent=33",
-        "nnue=1",
+        "nnue=0",
+        "nnue_residual_limit=50",
     ] {
         assert!(
             changes_the_search(assignments),

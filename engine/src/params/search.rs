@@ -583,11 +583,11 @@ search_params! {
     /// `harness train-net` on self-play positions): a full network instead of the
     /// hand-written terms, a residual one (`train-net --residual`) added to them; pawnless
     /// endings against a lone king and dead draws keep their own rules.
-    NNUE nnue: bool = false, [0, 1], c_end 0.5, r_end 0.002;
+    NNUE nnue: bool = true, [0, 1], c_end 0.5, r_end 0.002;
     /// With a residual network (`nnue` on), its correction is kept within ±this many
     /// centipawns (0 = unlimited): the hand-written evaluation stays in charge where the
     /// network, trained on few positions, strays far from it. c_end 10.
-    NNUE_RESIDUAL_LIMIT nnue_residual_limit: i32 = 0, [0, 1000], c_end 10.0, r_end 0.002;
+    NNUE_RESIDUAL_LIMIT nnue_residual_limit: i32 = 20, [0, 1000], c_end 10.0, r_end 0.002;
     /// The capture history's entry (within ±16,384) is divided by this before it is added
     /// to the MVV-LVA score (eight points per centipawn of the victim: 8 lets a full entry
     /// outweigh about 256 cp). c_end 2.
