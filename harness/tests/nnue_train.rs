@@ -362,6 +362,21 @@ fn a_residual_network_learns_what_the_evaluation_misses() {
     assert_eq!(output.status.code(), Some(2), "{stderr}");
     assert!(stderr.contains("--net /nonexistent.nnue"), "{stderr}");
 
+    // A limit means nothing to a full network.
+    let output = harness()
+        .args(["check-net", "--limit", "20", "--net"])
+        .arg(&full.out)
+        .arg("--data")
+        .arg(&data)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("--limit applies to a residual network"),
+        "{stderr}"
+    );
+
     // Carried on, a residual network needs --residual, and a full one must not have it.
     for (init, residual, message) in [
         (&out, false, "is a residual network; add --residual"),

@@ -81,12 +81,18 @@ pub fn measure(spec: &FitSpec) -> anyhow::Result<FitReport> {
         .map_err(|e| crate::UsageError(format!("--net {}: {e}", spec.net.display())))?;
     let net = Network::from_bytes(&bytes)
         .map_err(|e| crate::UsageError(format!("--net {}: {e}", spec.net.display())))?;
+    if spec.limit.is_some() && !net.is_residual() {
+        crate::usage_bail!(
+            "--limit applies to a residual network; --net {} is a full one",
+            spec.net.display()
+        );
+    }
     let evaluator = Evaluator::new(&Params::default());
     let (positions, load) = data::load(&spec.data, spec.rule, Some(&evaluator))?;
     if positions.is_empty() {
         crate::usage_bail!("no positions in the --data files");
     }
-    let limit = spec.limit.filter(|_| net.is_residual());
+    let limit = spec.limit;
     let sums = positions
         .par_chunks(CHUNK)
         .map(|chunk| {
