@@ -394,6 +394,7 @@ fn every_search_feature_off_by_default_can_be_switched_on() {
         "rfp_worsening_percent=33",
         "nnue=0",
         "nnue_residual_limit=50",
+        "nnue_residual_percent=50",
     ] {
         assert!(
             changes_the_search(assignments),

@@ -588,6 +588,10 @@ search_params! {
     /// centipawns (0 = unlimited): the hand-written evaluation stays in charge where the
     /// network, trained on few positions, strays far from it. c_end 10.
     NNUE_RESIDUAL_LIMIT nnue_residual_limit: i32 = 20, [0, 1000], c_end 10.0, r_end 0.002;
+    /// With a residual network, the percent of its correction kept before the limit above
+    /// applies (100 = all of it): a network that is right in direction more often than in
+    /// size weighs in less. c_end 10.
+    NNUE_RESIDUAL_PERCENT nnue_residual_percent: i32 = 100, [0, 200], c_end 10.0, r_end 0.002;
     /// The capture history's entry (within ±16,384) is divided by this before it is added
     /// to the MVV-LVA score (eight points per centipawn of the victim: 8 lets a full entry
     /// outweigh about 256 cp). c_end 2.

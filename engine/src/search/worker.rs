@@ -232,6 +232,7 @@ impl Worker<'_> {
             match eval {
                 Some(eval) if net.is_residual() => {
                     let limit = self.knobs.nnue_residual_limit;
+                    let eval = eval * self.knobs.nnue_residual_percent / 100;
                     residual = if limit > 0 {
                         eval.clamp(-limit, limit)
                     } else {
