@@ -404,6 +404,114 @@ fn a_residual_network_learns_what_the_evaluation_misses() {
     }
 }
 
+/// [`queen_positions`] scored by the hand-written evaluation plus `bonus` for the queen's
+/// side and `tempo` for the side to move (White's view), with a drawn result.
+fn write_bonus_data(path: &Path, count: usize, seed: u64, bonus: i32, tempo: i32) {
+    let evaluator = Evaluator::new(&Params::default());
+    let lines: Vec<String> = queen_positions(count, seed)
+        .into_iter()
+        .map(|(position, queen_side)| {
+            let sign = |c: Color| if c == Color::White { 1 } else { -1 };
+            let white = evaluator.evaluate_white(&position)
+                + sign(queen_side) * bonus
+                + sign(position.turn()) * tempo;
+            let fen = Fen::from_position(&position, EnPassantMode::Legal);
+            format!("{fen}; {white}; 0.5")
+        })
+        .collect();
+    std::fs::write(path, lines.join("\n") + "\n").unwrap();
+}
+
+/// The mean of the engine's network output for the queen's side, and the mean of its output
+/// for the side to move, on fresh positions.
+fn mean_outputs(net: &Network, limit: Option<i32>) -> (f64, f64) {
+    let fresh = queen_positions(300, 77);
+    let (mut queen, mut mover) = (0i64, 0i64);
+    for (position, queen_side) in &fresh {
+        let raw = engine_eval(net, position);
+        let eval = limit.map_or(raw, |l| raw.clamp(-l, l));
+        mover += i64::from(eval);
+        queen += i64::from(if position.turn() == *queen_side {
+            eval
+        } else {
+            -eval
+        });
+    }
+    let n = fresh.len() as f64;
+    (queen as f64 / n, mover as f64 / n)
+}
+
+#[test]
+fn a_score_offset_takes_a_bonus_for_the_side_to_move_out_of_the_targets() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("tempo.txt");
+    write_bonus_data(&data, 3000, 31, 0, 80);
+    let run = |offset: f32, name: &str| {
+        let mut spec = spec(data.clone(), dir.path().join(name));
+        spec.wdl = 0.0;
+        spec.residual = true;
+        spec.score_offset = offset;
+        train(&spec, |_| {}).unwrap();
+        Network::from_bytes(&std::fs::read(dir.path().join(name)).unwrap()).unwrap()
+    };
+    let (_, plain) = mean_outputs(&run(0.0, "plain.nnue"), None);
+    assert!((plain - 80.0).abs() < 20.0, "learnt tempo {plain}");
+    let (_, offset) = mean_outputs(&run(-80.0, "offset.nnue"), None);
+    assert!(offset.abs() < 20.0, "tempo left after the offset {offset}");
+}
+
+#[test]
+fn a_network_trained_under_a_limit_learns_up_to_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("bonus.txt");
+    write_bonus_data(&data, 4000, 23, 200, 0);
+    let out = dir.path().join("limited.nnue");
+    let mut spec = spec(data.clone(), out.clone());
+    spec.wdl = 0.0;
+    spec.residual = true;
+    spec.limit = Some(50);
+    let report = train(&spec, |_| {}).unwrap();
+    let start = report.initial_validation_loss.unwrap();
+    let end = report.epochs.last().unwrap().validation_loss.unwrap();
+    assert!(end < 0.8 * start, "limited loss {start} -> {end}");
+    // The targets want 200 cp; within ±50 the best is 50 for the queen's side, everywhere.
+    let net = Network::from_bytes(&std::fs::read(&out).unwrap()).unwrap();
+    let (queen, _) = mean_outputs(&net, Some(50));
+    assert!(queen > 45.0, "mean limited correction {queen}");
+
+    // The command's options: a limit needs a residual network and no output shift.
+    for (extra, message) in [
+        (
+            &["--limit", "20"][..],
+            "--limit applies to a residual network: add --residual",
+        ),
+        (
+            &["--residual", "--limit", "20", "--output-shift", "-10"][..],
+            "--limit with --output-shift",
+        ),
+        (
+            &["--residual", "--limit", "0"][..],
+            "--limit 0 is out of range (accepted: 1 to 1000)",
+        ),
+        (
+            &["--score-offset", "-2000"][..],
+            "--score-offset -2000 is out of range (accepted: -1000 to 1000)",
+        ),
+    ] {
+        let output = harness()
+            .args(["train-net", "--data"])
+            .arg(&data)
+            .arg("--out")
+            .arg(dir.path().join("again.nnue"))
+            .args(extra)
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{extra:?}: {stderr}");
+        assert!(stderr.contains(message), "{extra:?}: {stderr}");
+    }
+}
+
 #[test]
 fn an_output_shift_moves_every_evaluation_of_the_written_network() {
     let dir = tempfile::tempdir().unwrap();

@@ -36,6 +36,15 @@ pub struct CheckNetArgs {
     /// Multiply every score by this as it is read (before --max-score).
     #[arg(long, value_name = "F", default_value_t = 1.0)]
     pub score_scale: f32,
+    /// Add this many centipawns to every score from the side to move's view (after
+    /// --score-scale), as `train-net --score-offset` does.
+    #[arg(
+        long,
+        value_name = "CP",
+        default_value_t = 0.0,
+        allow_negative_numbers = true
+    )]
+    pub score_offset: f32,
     /// Keep a residual network's correction within ±this many centipawns, as the engine's
     /// `nnue_residual_limit` does.
     #[arg(long, value_name = "CP")]
@@ -52,6 +61,10 @@ pub fn spec(args: CheckNetArgs) -> anyhow::Result<FitSpec> {
         crate::usage_bail!("--score-scale {} is not a number", args.score_scale);
     }
     check_range("--score-scale", args.score_scale, 0.01, 100.0)?;
+    if !args.score_offset.is_finite() {
+        crate::usage_bail!("--score-offset {} is not a number", args.score_offset);
+    }
+    check_range("--score-offset", args.score_offset, -1000.0, 1000.0)?;
     if let Some(limit) = args.limit {
         check_range("--limit", limit, 1, 1000)?;
     }
@@ -60,6 +73,7 @@ pub fn spec(args: CheckNetArgs) -> anyhow::Result<FitSpec> {
         data: args.data,
         rule: ScoreRule {
             scale: args.score_scale,
+            offset: args.score_offset,
             max_score: args.max_score,
         },
         wdl: args.wdl,

@@ -53,6 +53,22 @@ pub struct TrainNetArgs {
     /// engine's centipawns (`harness relabel`) to the scale of ours.
     #[arg(long, value_name = "F", default_value_t = 1.0)]
     pub score_scale: f32,
+    /// Add this many centipawns to every score from the side to move's view (after
+    /// --score-scale, before --max-score): e.g. minus the "score − evaluation" mean that
+    /// `check-net` shows, to take out the constant bonus for the side to move that another
+    /// engine's scores of our self-play carry.
+    #[arg(
+        long,
+        value_name = "CP",
+        default_value_t = 0.0,
+        allow_negative_numbers = true
+    )]
+    pub score_offset: f32,
+    /// Keep a residual network's output within ±this many centipawns in the loss, as the
+    /// engine's `nnue_residual_limit` keeps it in the search: the network is fitted to what
+    /// the engine adds. Positions whose output lies beyond it teach nothing.
+    #[arg(long, value_name = "CP")]
+    pub limit: Option<i32>,
     /// Start from this network file (e.g. engine/nets/default.nnue) instead of random
     /// weights, to carry its training on with new data.
     #[arg(long, value_name = "NET")]
@@ -95,6 +111,11 @@ pub fn spec(args: TrainNetArgs) -> anyhow::Result<TrainSpec> {
     check_range("--max-score", args.max_score, 1, MAX_SCORE_LIMIT)?;
     check_finite("--score-scale", args.score_scale)?;
     check_range("--score-scale", args.score_scale, 0.01, 100.0)?;
+    check_finite("--score-offset", args.score_offset)?;
+    check_range("--score-offset", args.score_offset, -1000.0, 1000.0)?;
+    if let Some(limit) = args.limit {
+        check_range("--limit", limit, 1, 1000)?;
+    }
     check_finite("--output-shift", args.output_shift)?;
     check_range("--output-shift", args.output_shift, -1000.0, 1000.0)?;
     check_finite("--validation", args.validation as f32)?;
@@ -109,6 +130,8 @@ pub fn spec(args: TrainNetArgs) -> anyhow::Result<TrainSpec> {
     spec.wdl = args.wdl;
     spec.max_score = args.max_score;
     spec.score_scale = args.score_scale;
+    spec.score_offset = args.score_offset;
+    spec.limit = args.limit;
     spec.init = args.init;
     spec.residual = args.residual;
     spec.output_shift = args.output_shift;

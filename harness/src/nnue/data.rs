@@ -194,10 +194,15 @@ pub struct LoadReport {
 }
 
 /// How a line's score is read: multiplied by `scale` (another engine's centipawns brought to
-/// ours), then left out when its magnitude exceeds `max_score`.
+/// ours), `offset` added from the side to move's view, then left out when its magnitude
+/// exceeds `max_score`.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ScoreRule {
     pub scale: f32,
+    /// Centipawns added to every score from the side to move's view: e.g. to take out the
+    /// constant bonus for the side to move that another engine's scores of our self-play
+    /// carry (`check-net`'s "score − evaluation" mean).
+    pub offset: f32,
     pub max_score: i32,
 }
 
@@ -206,6 +211,7 @@ impl ScoreRule {
     pub const fn cutoff(max_score: i32) -> ScoreRule {
         ScoreRule {
             scale: 1.0,
+            offset: 0.0,
             max_score,
         }
     }
@@ -272,9 +278,14 @@ pub fn parse_line(
             "expected '<FEN>; <score>; <result>' (harness datagen --format score)".to_string(),
         );
     };
-    let score = dataset::parse_score(score)? * rule.scale;
     let result_value = dataset::parse_result(result)?;
     let position = dataset::parse_position(fen)?;
+    // The file's score is White's; the offset is the side to move's.
+    let offset = match position.turn() {
+        Color::White => rule.offset,
+        Color::Black => -rule.offset,
+    };
+    let score = dataset::parse_score(score)? * rule.scale + offset;
     if score.abs() > rule.max_score as f32 {
         return Ok(None);
     }
@@ -337,6 +348,7 @@ mod tests {
     fn another_engines_scores_are_scaled_before_the_cutoff() {
         let rule = ScoreRule {
             scale: 0.75,
+            offset: 0.0,
             max_score: 3000,
         };
         let packed = parse_line("4k3/8/8/8/8/8/8/3QK3 w - - 0 1; 1001; 1.0", rule, None)
@@ -351,6 +363,33 @@ mod tests {
         );
         assert_eq!(
             parse_line("4k3/8/8/8/8/8/8/3QK3 b - - 0 1; -4001; 0.0", rule, None),
+            Ok(None)
+        );
+    }
+
+    #[test]
+    fn the_offset_is_added_from_the_side_to_moves_view_after_the_scale() {
+        let rule = ScoreRule {
+            scale: 0.5,
+            offset: -40.0,
+            max_score: 3000,
+        };
+        let white = parse_line("4k3/8/8/8/8/8/8/3QK3 w - - 0 1; 200; 1.0", rule, None)
+            .unwrap()
+            .unwrap();
+        assert_eq!((white.score_white(), white.score_stm()), (60, 60.0));
+        let black = parse_line("4k3/8/8/8/8/8/8/3QK3 b - - 0 1; 200; 1.0", rule, None)
+            .unwrap()
+            .unwrap();
+        assert_eq!((black.score_white(), black.score_stm()), (140, -140.0));
+        // The cutoff applies to the score with its offset.
+        let edge = ScoreRule {
+            scale: 1.0,
+            offset: 10.0,
+            max_score: 3000,
+        };
+        assert_eq!(
+            parse_line("4k3/8/8/8/8/8/8/3QK3 w - - 0 1; 2995; 1.0", edge, None),
             Ok(None)
         );
     }

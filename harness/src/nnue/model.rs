@@ -8,7 +8,10 @@
 //!
 //! The loss of a position is `(sigmoid((out · SCALE + base) / 400) − t)²` with the target
 //! `t = λ · result + (1 − λ) · sigmoid(score / 400)`, all from the side to move's view;
-//! `base` is the hand-written evaluation for a residual network, else 0.
+//! `base` is the hand-written evaluation for a residual network, else 0. With a limit (a
+//! residual network's, as the search's `nnue_residual_limit`), `out · SCALE` is kept within
+//! ±limit before `base` is added, exactly as the search does, and a position whose output
+//! lies beyond it teaches nothing (its gradient is 0).
 
 use engine::eval::nnue::{FloatNetwork, HIDDEN, SCALE, WEIGHT_CLIP, feature};
 use rand::{Rng, RngExt};
@@ -20,6 +23,31 @@ pub const SIGMOID_CP: f32 = 400.0;
 
 /// The network's output in logistic units: `out · SCALE / SIGMOID_CP`.
 const OUTPUT_TO_LOGIT: f32 = SCALE as f32 / SIGMOID_CP;
+
+/// What the network is fitted to: the target's blend and the limit of its output.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Objective {
+    /// Weight λ of the game result in the target (1 − λ on the score).
+    pub wdl: f32,
+    /// The network's output kept within ±this many centipawns (`f32::INFINITY` = unlimited).
+    pub limit_cp: f32,
+}
+
+impl Objective {
+    /// The target blend `wdl`, the output unlimited.
+    pub const fn unlimited(wdl: f32) -> Objective {
+        Objective {
+            wdl,
+            limit_cp: f32::INFINITY,
+        }
+    }
+
+    /// The output's limit in the network's raw units (`out`).
+    #[inline]
+    fn limit_out(&self) -> f32 {
+        self.limit_cp / SCALE as f32
+    }
+}
 
 /// The prediction's logit: the network's output `out` plus the position's base evaluation.
 #[inline]
@@ -129,10 +157,11 @@ pub fn eval_cp(net: &FloatNetwork, position: &PackedPosition) -> f32 {
 }
 
 /// The loss of one position.
-pub fn loss(net: &FloatNetwork, position: &PackedPosition, wdl: f32) -> f32 {
-    let out = output(net, &hidden(net, &Features::of(position)));
+pub fn loss(net: &FloatNetwork, position: &PackedPosition, objective: &Objective) -> f32 {
+    let limit = objective.limit_out();
+    let out = output(net, &hidden(net, &Features::of(position))).clamp(-limit, limit);
     let p = sigmoid(logit(out, position));
-    let e = p - target(position, wdl);
+    let e = p - target(position, objective.wdl);
     e * e
 }
 
@@ -142,14 +171,19 @@ pub fn loss(net: &FloatNetwork, position: &PackedPosition, wdl: f32) -> f32 {
 pub fn accumulate(
     net: &FloatNetwork,
     position: &PackedPosition,
-    wdl: f32,
+    objective: &Objective,
     grad: &mut FloatNetwork,
 ) -> f32 {
     let features = Features::of(position);
     let h = hidden(net, &features);
     let out = output(net, &h);
-    let p = sigmoid(logit(out, position));
-    let e = p - target(position, wdl);
+    let limit = objective.limit_out();
+    let p = sigmoid(logit(out.clamp(-limit, limit), position));
+    let e = p - target(position, objective.wdl);
+    if out.abs() > limit {
+        // The limit holds the output where it is: no parameter moves the loss.
+        return e * e;
+    }
     // d(e²)/d out.
     let g = 2.0 * e * p * (1.0 - p) * OUTPUT_TO_LOGIT;
     grad.output_bias += g;
@@ -336,11 +370,12 @@ mod tests {
     }
 
     /// The mean loss over `positions`, written out independently of the trainer's code and
-    /// in f64, with `delta` added to one parameter (`group[index]`).
+    /// in f64, with `delta` added to one parameter (`group[index]`) and the output (in
+    /// centipawns) kept within ±`limit_cp`.
     fn mean_loss_f64(
         net: &FloatNetwork,
         positions: &[PackedPosition],
-        wdl: f64,
+        (wdl, limit_cp): (f64, f64),
         (group, index, delta): (&str, usize, f64),
     ) -> f64 {
         let widen = |name: &str, weights: &[f32]| -> Vec<f64> {
@@ -357,21 +392,17 @@ mod tests {
         let sigmoid = |x: f64| 1.0 / (1.0 + (-x).exp());
         let mut total = 0.0;
         for p in positions {
-            let stm = p.turn();
-            let mut out = output_bias;
-            for (half, perspective) in [stm, !stm].into_iter().enumerate() {
-                let mut h = feature_bias.clone();
-                for (square, piece) in p.pieces() {
-                    let r = feature(perspective, piece, square) * HIDDEN;
-                    for (h, w) in h.iter_mut().zip(&feature_weights[r..r + HIDDEN]) {
-                        *h += w;
-                    }
-                }
-                for (h, v) in h.iter().zip(&output_weights[half * HIDDEN..]) {
-                    out += h.clamp(0.0, 1.0).powi(2) * v;
-                }
-            }
-            let prediction = sigmoid((out * f64::from(SCALE) + f64::from(p.base_stm())) / 400.0);
+            let cp = raw_cp_f64(
+                p,
+                (
+                    &feature_weights,
+                    &feature_bias,
+                    &output_weights,
+                    output_bias,
+                ),
+            )
+            .clamp(-limit_cp, limit_cp);
+            let prediction = sigmoid((cp + f64::from(p.base_stm())) / 400.0);
             let target = wdl * f64::from(p.result_stm())
                 + (1.0 - wdl) * sigmoid(f64::from(p.score_stm()) / 400.0);
             total += (prediction - target).powi(2);
@@ -379,8 +410,31 @@ mod tests {
         total / positions.len() as f64
     }
 
-    #[test]
-    fn the_gradient_matches_finite_differences() {
+    /// The network's output in centipawns, summed over the board in f64.
+    fn raw_cp_f64(
+        p: &PackedPosition,
+        (feature_weights, feature_bias, output_weights, output_bias): (&[f64], &[f64], &[f64], f64),
+    ) -> f64 {
+        let stm = p.turn();
+        let mut out = output_bias;
+        for (half, perspective) in [stm, !stm].into_iter().enumerate() {
+            let mut h = feature_bias.to_vec();
+            for (square, piece) in p.pieces() {
+                let r = feature(perspective, piece, square) * HIDDEN;
+                for (h, w) in h.iter_mut().zip(&feature_weights[r..r + HIDDEN]) {
+                    *h += w;
+                }
+            }
+            for (h, v) in h.iter().zip(&output_weights[half * HIDDEN..]) {
+                out += h.clamp(0.0, 1.0).powi(2) * v;
+            }
+        }
+        out * f64::from(SCALE)
+    }
+
+    /// A network with gradients well above rounding everywhere, and positions with base
+    /// evaluations, as a residual network's carry.
+    fn gradient_fixture() -> (FloatNetwork, Vec<PackedPosition>) {
         let mut rng = ChaCha8Rng::seed_from_u64(3);
         let mut net = init(&mut rng);
         for b in &mut net.feature_bias {
@@ -391,16 +445,24 @@ mod tests {
             *v *= 8.0;
         }
         net.output_bias = 0.1;
-        // Base evaluations too, as a residual network's positions carry.
         let positions: Vec<PackedPosition> = positions()
             .into_iter()
             .enumerate()
             .map(|(i, p)| p.with_base(150 * i as i32 - 200))
             .collect();
-        let wdl = 0.3;
+        (net, positions)
+    }
+
+    /// Compares `accumulate`'s gradient under `objective` with finite differences of
+    /// [`mean_loss_f64`]; returns how many checked weights had a non-trivial gradient.
+    fn compare_with_finite_differences(
+        net: &FloatNetwork,
+        positions: &[PackedPosition],
+        objective: Objective,
+    ) -> usize {
         let mut grad = FloatNetwork::zeros();
-        for p in &positions {
-            accumulate(&net, p, wdl, &mut grad);
+        for p in positions {
+            accumulate(net, p, &objective, &mut grad);
         }
         let n = positions.len() as f32;
         // Weights to check: every group, including feature rows the positions set.
@@ -419,11 +481,12 @@ mod tests {
             }
         }
         let eps = 1e-5f64;
+        let objective_f64 = (f64::from(objective.wdl), f64::from(objective.limit_cp));
         let mut compared = 0;
         for (group, index) in checks {
             let analytic = f64::from(*parameter(&mut grad, group, index) / n);
-            let numeric = (mean_loss_f64(&net, &positions, f64::from(wdl), (group, index, eps))
-                - mean_loss_f64(&net, &positions, f64::from(wdl), (group, index, -eps)))
+            let numeric = (mean_loss_f64(net, positions, objective_f64, (group, index, eps))
+                - mean_loss_f64(net, positions, objective_f64, (group, index, -eps)))
                 / (2.0 * eps);
             // The analytic gradient is summed in f32.
             let tolerance = 1e-4 * analytic.abs().max(numeric.abs()) + 1e-8;
@@ -435,8 +498,38 @@ mod tests {
                 compared += 1;
             }
         }
+        compared
+    }
+
+    #[test]
+    fn the_gradient_matches_finite_differences() {
+        let (net, positions) = gradient_fixture();
+        let compared = compare_with_finite_differences(&net, &positions, Objective::unlimited(0.3));
         // Most checked weights have a gradient well above the tolerance's floor.
         assert!(compared >= 15, "only {compared} non-trivial gradients");
+    }
+
+    #[test]
+    fn the_gradient_under_a_limit_matches_finite_differences() {
+        let (net, positions) = gradient_fixture();
+        // A limit between the outputs' magnitudes: some positions within it, some beyond.
+        let mut magnitudes: Vec<f32> = positions.iter().map(|p| eval_cp(&net, p).abs()).collect();
+        magnitudes.sort_by(f32::total_cmp);
+        let limit_cp = (magnitudes[1] + magnitudes[2]) / 2.0;
+        assert!(magnitudes[2] - magnitudes[1] > 1.0, "{magnitudes:?}");
+        let objective = Objective { wdl: 0.3, limit_cp };
+        let compared = compare_with_finite_differences(&net, &positions, objective);
+        assert!(compared >= 10, "only {compared} non-trivial gradients");
+        // The positions beyond the limit add nothing to the gradient, and their loss is that
+        // of the limit's output.
+        for p in &positions {
+            let mut grad = FloatNetwork::zeros();
+            let loss = accumulate(&net, p, &objective, &mut grad);
+            assert_eq!(loss, super::loss(&net, p, &objective));
+            let beyond = eval_cp(&net, p).abs() > limit_cp;
+            let moved = grad.output_bias != 0.0;
+            assert_eq!(moved, !beyond, "output {} cp", eval_cp(&net, p));
+        }
     }
 
     #[test]

@@ -18,7 +18,7 @@ use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
 
 use super::data::{self, LoadReport, PackedPosition};
-use super::model::{self, Adam, SIGMOID_CP};
+use super::model::{self, Adam, Objective, SIGMOID_CP};
 
 pub const DEFAULT_EPOCHS: usize = 10;
 pub const DEFAULT_BATCH: usize = 1024;
@@ -55,6 +55,12 @@ pub struct TrainSpec {
     /// Every score is multiplied by this as it is read: another engine's centipawns brought
     /// to the scale of ours, which the search's margins assume.
     pub score_scale: f32,
+    /// Centipawns added to every score from the side to move's view (after `score_scale`,
+    /// before `max_score`).
+    pub score_offset: f32,
+    /// A residual network's output kept within ±this many centipawns in the loss, as the
+    /// search's `nnue_residual_limit` keeps it; `None` = unlimited.
+    pub limit: Option<i32>,
     /// A network file to start from (its weights dequantised) instead of random weights:
     /// training carried on with new data.
     pub init: Option<PathBuf>,
@@ -74,6 +80,14 @@ pub struct TrainSpec {
 }
 
 impl TrainSpec {
+    /// What the network is fitted to.
+    pub fn objective(&self) -> Objective {
+        Objective {
+            wdl: self.wdl,
+            limit_cp: self.limit.map_or(f32::INFINITY, |l| l as f32),
+        }
+    }
+
     /// The defaults, on all cores.
     pub fn new(data: Vec<PathBuf>, out: PathBuf) -> TrainSpec {
         TrainSpec {
@@ -85,6 +99,8 @@ impl TrainSpec {
             wdl: DEFAULT_WDL,
             max_score: DEFAULT_MAX_SCORE,
             score_scale: 1.0,
+            score_offset: 0.0,
+            limit: None,
             init: None,
             output_shift: 0.0,
             residual: false,
@@ -256,6 +272,16 @@ pub fn train(
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(spec.threads.max(1))
         .build()?;
+    if spec.limit.is_some() && !spec.residual {
+        crate::usage_bail!("--limit applies to a residual network: add --residual");
+    }
+    if spec.limit.is_some() && spec.output_shift != 0.0 {
+        crate::usage_bail!(
+            "--limit with --output-shift: the limit is fitted to the network as trained, \
+             which the shift would then move; take a constant out of the targets with \
+             --score-offset instead"
+        );
+    }
     pool.install(|| run(spec, &mut progress))
 }
 
@@ -282,6 +308,7 @@ fn run(spec: &TrainSpec, progress: &mut dyn FnMut(Progress<'_>)) -> anyhow::Resu
     }
     let rule = data::ScoreRule {
         scale: spec.score_scale,
+        offset: spec.score_offset,
         max_score: spec.max_score,
     };
     let base = spec.residual.then(|| Evaluator::new(&Params::default()));
@@ -294,6 +321,7 @@ fn run(spec: &TrainSpec, progress: &mut dyn FnMut(Progress<'_>)) -> anyhow::Resu
         "at most {} positions",
         u32::MAX
     );
+    let objective = spec.objective();
     let mut rng = ChaCha8Rng::seed_from_u64(spec.seed);
     // Drawn even when a network is given, so that the split and shuffles do not depend on it.
     let random = model::init(&mut rng);
@@ -329,7 +357,7 @@ fn run(spec: &TrainSpec, progress: &mut dyn FnMut(Progress<'_>)) -> anyhow::Resu
     });
 
     let initial_validation_loss =
-        (!validation.is_empty()).then(|| mean_loss(&net, &validation, spec.wdl));
+        (!validation.is_empty()).then(|| mean_loss(&net, &validation, &objective));
     if let Some(validation_loss) = initial_validation_loss {
         progress(Progress::Start { validation_loss });
     }
@@ -348,7 +376,7 @@ fn run(spec: &TrainSpec, progress: &mut dyn FnMut(Progress<'_>)) -> anyhow::Resu
         let mut lr = spec.learning_rate;
         for batch in train_order.chunks(spec.batch_size) {
             lr = learning_rate(spec.learning_rate, step, total_steps);
-            loss_sum += buffers.compute(&net, &positions, batch, chunk, spec.wdl);
+            loss_sum += buffers.compute(&net, &positions, batch, chunk, &objective);
             adam.step(&mut net, &buffers.total, 1.0 / batch.len() as f32, lr);
             step += 1;
         }
@@ -358,7 +386,7 @@ fn run(spec: &TrainSpec, progress: &mut dyn FnMut(Progress<'_>)) -> anyhow::Resu
             epochs: spec.epochs,
             train_loss: loss_sum / train_order.len() as f64,
             validation_loss: (!validation.is_empty())
-                .then(|| mean_loss(&net, &validation, spec.wdl)),
+                .then(|| mean_loss(&net, &validation, &objective)),
             learning_rate: lr,
             positions_per_second: train_order.len() as f64 / seconds.max(1e-9),
             seconds,
@@ -379,9 +407,9 @@ fn run(spec: &TrainSpec, progress: &mut dyn FnMut(Progress<'_>)) -> anyhow::Resu
             .take(1 << 20)
             .map(|&i| positions[i as usize])
             .collect();
-        check_quantisation(&net, &quantised, &train, spec.wdl, false)
+        check_quantisation(&net, &quantised, &train, &objective, false)
     } else {
-        check_quantisation(&net, &quantised, &validation, spec.wdl, true)
+        check_quantisation(&net, &quantised, &validation, &objective, true)
     };
     Ok(TrainReport {
         load,
@@ -438,7 +466,7 @@ impl Gradients {
         positions: &[PackedPosition],
         batch: &[u32],
         chunk: usize,
-        wdl: f32,
+        objective: &Objective,
     ) -> f64 {
         let used = batch.len().div_ceil(chunk);
         let buffers = &mut self.chunks[..used];
@@ -451,7 +479,12 @@ impl Gradients {
                 }
                 let mut loss = 0.0f64;
                 for &i in indices {
-                    loss += f64::from(model::accumulate(net, &positions[i as usize], wdl, grad));
+                    loss += f64::from(model::accumulate(
+                        net,
+                        &positions[i as usize],
+                        objective,
+                        grad,
+                    ));
                 }
                 loss
             })
@@ -480,13 +513,13 @@ impl Gradients {
 }
 
 /// The mean loss of `net` over `positions`, the same for any number of threads.
-pub fn mean_loss(net: &FloatNetwork, positions: &[PackedPosition], wdl: f32) -> f64 {
+pub fn mean_loss(net: &FloatNetwork, positions: &[PackedPosition], objective: &Objective) -> f64 {
     let sums: Vec<f64> = positions
         .par_chunks(EVAL_CHUNK)
         .map(|chunk| {
             chunk
                 .iter()
-                .map(|p| f64::from(model::loss(net, p, wdl)))
+                .map(|p| f64::from(model::loss(net, p, objective)))
                 .sum::<f64>()
         })
         .collect();
@@ -497,7 +530,7 @@ fn check_quantisation(
     float: &FloatNetwork,
     quantised: &Network,
     positions: &[PackedPosition],
-    wdl: f32,
+    objective: &Objective,
     on_validation: bool,
 ) -> QuantisationCheck {
     // (float loss, quantised loss, Σ |difference|, max |difference|)
@@ -506,10 +539,18 @@ fn check_quantisation(
         .map(|chunk| {
             let mut sum = (0.0, 0.0, 0.0, 0.0f64);
             for p in chunk {
-                let t = model::target(p, wdl);
-                let float_cp = model::eval_cp(float, p);
-                let engine_cp =
-                    Accumulator::new(quantised, &p.board()).evaluate(quantised, p.turn()) as f32;
+                let t = model::target(p, objective.wdl);
+                // Both kept within the limit, the float one as the loss keeps it and the
+                // engine's as the search does (an integer).
+                let limit = objective.limit_cp;
+                let float_cp = model::eval_cp(float, p).clamp(-limit, limit);
+                let engine_raw =
+                    Accumulator::new(quantised, &p.board()).evaluate(quantised, p.turn());
+                let engine_cp = if limit.is_finite() {
+                    engine_raw.clamp(-(limit as i32), limit as i32) as f32
+                } else {
+                    engine_raw as f32
+                };
                 let loss = |cp: f32| {
                     f64::from((model::sigmoid((cp + p.base_stm()) / SIGMOID_CP) - t).powi(2))
                 };
