@@ -6,7 +6,9 @@
 //! Every option of the parameter registry is a UCI option with the parameter's exact name
 //! (`spin`, or `check` for switches). The large evaluation tables are listed only after
 //! `--all-options` or `setoption name ShowAllParams value true`; `setoption` accepts every
-//! parameter either way.
+//! parameter either way. `EvalFile` names a network file (`harness train-net`) that evaluates
+//! instead of the built-in one when the `nnue` switch is on; `<embedded>` (the default) or an
+//! empty value goes back to the built-in network.
 //!
 //! Pondering: `go ponder` searches until `ponderhit` or `stop`. On `ponderhit` the ponder
 //! search is stopped silently and a search with the `go`'s own limits starts, finding the
@@ -15,6 +17,7 @@
 pub mod command;
 
 use std::io::Write;
+use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{Receiver, Sender, channel};
 use std::sync::{Arc, Mutex};
@@ -28,10 +31,13 @@ use uci_protocol::{
     EngineMessage, GuiMessage, Info, OptionDecl, OptionKind, ScoreValue, StartPosition,
 };
 
+use crate::eval::nnue::{self, Network};
 use crate::params::{self, Params, ValueType};
 use crate::search::{Limits, Score, SearchInfo, SearchResult, Searcher, position_key};
 use command::{GoRequest, MAX_PERFT_DEPTH};
 
+/// `EvalFile`'s value for the built-in network.
+const EMBEDDED_NETWORK: &str = "<embedded>";
 /// Transposition table size before any `setoption name Hash`.
 pub const DEFAULT_HASH_MB: usize = 16;
 /// Largest `Hash`: 1 GiB. Larger tables gain little at the speeds this engine is tested at,
@@ -197,6 +203,10 @@ pub struct Session {
     params: Params,
     /// Parameters changed since the searcher last received them.
     params_changed: bool,
+    /// The network of `EvalFile` (`None`: the built-in one), and whether it changed since
+    /// the searcher last received it.
+    network: Option<&'static Network>,
+    network_changed: bool,
     /// The root moves of the last `go searchmoves` (kept for its `ponderhit`); empty: all.
     searchmoves: Vec<Move>,
     hash_mb: usize,
@@ -226,6 +236,8 @@ impl Session {
             searcher: Some(Searcher::new(params.clone(), DEFAULT_HASH_MB)),
             params,
             params_changed: false,
+            network: None,
+            network_changed: false,
             searchmoves: Vec::new(),
             hash_mb: DEFAULT_HASH_MB,
             show_all_params,
@@ -413,6 +425,12 @@ impl Session {
             check("Ponder", false),
             check("UCI_Chess960", false),
             check("ShowAllParams", self.show_all_params),
+            OptionDecl {
+                name: "EvalFile".to_string(),
+                kind: OptionKind::String {
+                    default: Some(EMBEDDED_NETWORK.to_string()),
+                },
+            },
         ];
         for spec in params::specs() {
             if spec.table && !self.show_all_params {
@@ -490,6 +508,15 @@ impl Session {
             }
             "uci_chess960" => self.chess960 = boolean("UCI_Chess960")?,
             "showallparams" => self.show_all_params = boolean("ShowAllParams")?,
+            "evalfile" => {
+                let path = value.map_or("", str::trim);
+                self.network = if path.is_empty() || path == EMBEDDED_NETWORK {
+                    None
+                } else {
+                    Some(nnue::load(Path::new(path)).map_err(|e| format!("EvalFile {e}"))?)
+                };
+                self.network_changed = true;
+            }
             _ => {
                 // Parameter names are snake_case; GUIs may change the case of option names.
                 let param = if params::find(name).is_some() {
@@ -583,6 +610,10 @@ impl Session {
             self.error("internal: no searcher available");
             return;
         };
+        if self.network_changed {
+            searcher.set_network(self.network);
+            self.network_changed = false;
+        }
         if self.params_changed {
             searcher.set_params(self.params.clone());
             self.params_changed = false;
@@ -822,6 +853,77 @@ mod tests {
             sink.text()
                 .contains("option name pst_knight_e4_mg type spin")
         );
+    }
+
+    /// The node count of the last `info depth` line of `text`.
+    fn last_nodes(text: &str) -> u64 {
+        let line = text
+            .lines()
+            .rfind(|l| l.starts_with("info depth"))
+            .expect("an info line");
+        let mut words = line.split_whitespace();
+        words.find(|w| *w == "nodes").expect("nodes");
+        words.next().unwrap().parse().unwrap()
+    }
+
+    #[test]
+    fn eval_file_swaps_the_network_and_names_a_bad_file() {
+        let dir = std::env::temp_dir().join(format!("uci-evalfile-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        // Another network of the same shape: the built-in one with every seventh feature
+        // weight negated.
+        let mut bytes = include_bytes!("../nets/default.nnue").to_vec();
+        let features = 16..16 + 2 * nnue::INPUTS * nnue::HIDDEN;
+        for pair in bytes[features].chunks_exact_mut(2).step_by(7) {
+            let w = i16::from_le_bytes([pair[0], pair[1]]);
+            pair.copy_from_slice(&(-w).to_le_bytes());
+        }
+        let other = dir.join("other net.nnue");
+        std::fs::write(&other, &bytes).unwrap();
+
+        let sink = Sink::default();
+        let mut s = Session::new(Box::new(sink.clone()), false);
+        s.handle_line("uci");
+        assert!(
+            sink.text()
+                .contains("option name EvalFile type string default <embedded>"),
+            "{}",
+            sink.text()
+        );
+        let search = |s: &mut Session| {
+            s.handle_line("ucinewgame");
+            s.handle_line("position startpos moves e2e4 e7e5 g1f3");
+            s.handle_line("go depth 7");
+            s.wait_for_search();
+            last_nodes(&sink.text())
+        };
+        let built_in = search(&mut s);
+        s.handle_line(&format!(
+            "setoption name EvalFile value {}",
+            other.display()
+        ));
+        let swapped = search(&mut s);
+        assert_ne!(
+            built_in, swapped,
+            "the other network searched the same tree"
+        );
+        s.handle_line("setoption name EvalFile value <embedded>");
+        assert_eq!(search(&mut s), built_in);
+
+        let missing = dir.join("missing.nnue");
+        s.handle_line(&format!(
+            "setoption name EvalFile value {}",
+            missing.display()
+        ));
+        assert!(
+            sink.text().contains(&format!(
+                "info string error: EvalFile {}: ",
+                missing.display()
+            )),
+            "{}",
+            sink.text()
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]

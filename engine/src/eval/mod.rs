@@ -236,8 +236,15 @@ pub struct Evaluator {
 }
 
 impl Evaluator {
-    /// An evaluator with the evaluation weights of `params`.
+    /// An evaluator with the evaluation weights of `params` and, if its `nnue` switch is on,
+    /// the built-in network.
     pub fn new(params: &Params) -> Self {
+        Self::with_network(params, None)
+    }
+
+    /// [`Evaluator::new`] with `network` (`None`: the built-in one) when the `nnue` switch
+    /// is on.
+    pub fn with_network(params: &Params, network: Option<&'static nnue::Network>) -> Self {
         let mut weights: Box<Weights> = Box::new([[0; 2]; TOTAL_FEATURES]);
         for (feature, w) in weights.iter_mut().enumerate() {
             let (mg, eg) = params::feature_params(feature);
@@ -248,7 +255,8 @@ impl Evaluator {
             weights: sink::packed(&weights),
             piece_squares,
             scales: scales(params),
-            network: (params.get(params::search::NNUE) != 0).then(nnue::embedded),
+            network: (params.get(params::search::NNUE) != 0)
+                .then(|| network.unwrap_or_else(nnue::embedded)),
             #[cfg(target_arch = "x86_64")]
             bit_instructions: crate::cpu::has_bit_instructions(),
             #[cfg(target_arch = "x86_64")]

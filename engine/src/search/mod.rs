@@ -28,7 +28,7 @@ use std::time::{Duration, Instant};
 use shakmaty::zobrist::Zobrist64;
 use shakmaty::{Chess, EnPassantMode, Move, MoveList, Position};
 
-use crate::eval::nnue::AccumulatorStack;
+use crate::eval::nnue::{AccumulatorStack, Network};
 use crate::eval::{Evaluator, PawnCache, PieceSquares};
 use crate::params::Params;
 use correction::CorrectionHistory;
@@ -106,6 +106,8 @@ pub fn position_key(pos: &Chess) -> u64 {
 /// A search engine instance: parameters, evaluator and tables. One per game thread.
 pub struct Searcher {
     params: Params,
+    /// The network given by [`Searcher::set_network`] (`None`: the built-in one).
+    network: Option<&'static Network>,
     evaluator: Evaluator,
     knobs: Knobs,
     lmr: LmrTable,
@@ -138,6 +140,7 @@ impl Searcher {
             knobs,
             lmr: LmrTable::new(&knobs),
             params,
+            network: None,
             tt: TranspositionTable::new(hash_mb),
             eval_cache: EvalCache::new(),
             pawn_cache: PawnCache::default(),
@@ -158,12 +161,20 @@ impl Searcher {
 
     /// Replaces the parameters. The tables are kept (call [`Searcher::new_game`] to clear them).
     pub fn set_params(&mut self, params: Params) {
-        self.evaluator = Evaluator::new(&params);
+        self.evaluator = Evaluator::with_network(&params, self.network);
         self.eval_cache.clear();
         self.pawn_cache.clear();
         self.knobs = Knobs::new(&params);
         self.lmr = LmrTable::new(&self.knobs);
         self.params = params;
+    }
+
+    /// The network that evaluates when the `nnue` switch is on (`None`: the built-in one).
+    /// The tables are kept.
+    pub fn set_network(&mut self, network: Option<&'static Network>) {
+        self.network = network;
+        self.evaluator = Evaluator::with_network(&self.params, network);
+        self.eval_cache.clear();
     }
 
     /// Resizes (and clears) the transposition table.

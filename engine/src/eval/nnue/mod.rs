@@ -4,7 +4,7 @@
 //!
 //! - [`network`]: the quantised weights and their file format, read and written here only.
 //! - [`accumulator`]: the hidden layer's inputs for both perspectives, updated move by move.
-//! - [`embedded`]: the network built into the engine.
+//! - [`embedded`]: the network built into the engine; [`file`]: networks read at run time.
 //! - [`stack`]: the accumulators along the search's line, computed when first read.
 //!
 //! The output, in centipawns from the side to move's view, is
@@ -14,6 +14,7 @@
 
 pub mod accumulator;
 mod embedded;
+mod file;
 pub mod network;
 mod stack;
 
@@ -21,6 +22,7 @@ use shakmaty::{Color, Piece, Square};
 
 pub use accumulator::Accumulator;
 pub use embedded::embedded;
+pub use file::load;
 pub use network::{FloatNetwork, NetError, Network};
 pub use stack::AccumulatorStack;
 

@@ -30,6 +30,45 @@ pub enum NetError {
     Shape { inputs: u32, hidden: u32 },
     #[error("network file of {found} bytes; a {INPUTS}x{HIDDEN} network has {FILE_BYTES}")]
     Length { found: usize },
+    /// A weight no trainer of this format writes, and with which the accumulators or the
+    /// output sum could overflow.
+    #[error("{what} {index} is {value}, beyond the accepted ±{limit}")]
+    Weight {
+        what: &'static str,
+        index: usize,
+        value: i64,
+        limit: i64,
+    },
+}
+
+/// Largest magnitude of a quantised feature weight or hidden bias: the clip at [`QA`]. With
+/// at most 32 pieces the accumulators stay far within `i16`.
+const MAX_FEATURE_WEIGHT: i64 = (WEIGHT_CLIP * QA as f32) as i64 + 1;
+/// Largest magnitude of a quantised output weight: the clip at [`QB`].
+const MAX_OUTPUT_WEIGHT: i64 = (WEIGHT_CLIP * QB as f32) as i64 + 1;
+/// Largest magnitude of the output bias: 8 raw units (3,200 cp), above the clip plus the
+/// largest `train-net --output-shift`.
+const MAX_OUTPUT_BIAS: i64 = 8 * (QA * QB) as i64;
+
+/// `values` each within ±`limit`, else the first that is not.
+fn check_weights(
+    what: &'static str,
+    values: impl IntoIterator<Item = i64>,
+    limit: i64,
+) -> Result<(), NetError> {
+    match values
+        .into_iter()
+        .enumerate()
+        .find(|(_, v)| v.abs() > limit)
+    {
+        Some((index, value)) => Err(NetError::Weight {
+            what,
+            index,
+            value,
+            limit,
+        }),
+        None => Ok(()),
+    }
 }
 
 /// Quantised weights, as the engine evaluates with them.
@@ -155,6 +194,22 @@ impl Network {
             bytes[FILE_BYTES - 2],
             bytes[FILE_BYTES - 1],
         ]);
+        check_weights(
+            "feature weight",
+            feature_weights.iter().flatten().map(|&w| i64::from(w)),
+            MAX_FEATURE_WEIGHT,
+        )?;
+        check_weights(
+            "hidden bias",
+            feature_bias.iter().map(|&w| i64::from(w)),
+            MAX_FEATURE_WEIGHT,
+        )?;
+        check_weights(
+            "output weight",
+            output_weights.iter().map(|&w| i64::from(w)),
+            MAX_OUTPUT_WEIGHT,
+        )?;
+        check_weights("output bias", [i64::from(output_bias)], MAX_OUTPUT_BIAS)?;
         Ok(Network {
             feature_weights,
             feature_bias,
@@ -293,6 +348,36 @@ mod tests {
             .to_string()
             .contains("this engine takes 768 and 128")
         );
+        // Weights beyond the clip, which no trainer writes and which could overflow.
+        let set_short = |at: usize, value: i16| {
+            let mut b = bytes.clone();
+            b[16 + 2 * at..18 + 2 * at].copy_from_slice(&value.to_le_bytes());
+            Network::from_bytes(&b)
+        };
+        assert_eq!(
+            set_short(5, 2000),
+            Err(NetError::Weight {
+                what: "feature weight",
+                index: 5,
+                value: 2000,
+                limit: 505
+            })
+        );
+        assert!(set_short(5, -505).is_ok());
+        let output = INPUTS * HIDDEN + HIDDEN;
+        assert_eq!(
+            set_short(output + 3, -128).unwrap_err().to_string(),
+            "output weight 3 is -128, beyond the accepted ±127"
+        );
+        let mut bias = bytes.clone();
+        bias[FILE_BYTES - 4..].copy_from_slice(&i32::MAX.to_le_bytes());
+        assert!(matches!(
+            Network::from_bytes(&bias),
+            Err(NetError::Weight {
+                what: "output bias",
+                ..
+            })
+        ));
     }
 
     #[test]
