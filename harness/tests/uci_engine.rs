@@ -1,6 +1,8 @@
 //! External UCI engines: the handshake, options, search replies, and each fault, using the
 //! workspace's `fake-uci` engine (see `tests/fake_engines/`).
 
+#[path = "common/engine_binary.rs"]
+mod engine_binary;
 mod fake_engines;
 
 use std::path::PathBuf;
@@ -126,6 +128,28 @@ fn options_are_checked_against_the_engines_declarations() {
         .set_option("style", "risky")
         .expect("combo, any case");
     assert!(engine.set_option("Ponder", "maybe").is_err());
+}
+
+#[test]
+fn an_option_the_engine_rejects_at_start_up_is_an_error_not_a_silent_default() {
+    // Our engine answers a network file it cannot read with `info string error: ...`;
+    // playing on would pit the built-in network against itself.
+    let start = |file: &str| {
+        let mut config =
+            UciEngineConfig::new("ours", EngineCommand::new(engine_binary::engine_binary()));
+        config.options = vec![("EvalFile".into(), file.into())];
+        UciEngine::start(config)
+    };
+    let err = start("/nonexistent/net.nnue").err().expect("rejected");
+    assert!(matches!(err, UciError::BadOptionValue { .. }), "{err}");
+    let text = err.to_string();
+    assert!(
+        text.contains("engine 'ours': the engine rejected its options")
+            && text.contains("EvalFile /nonexistent/net.nnue"),
+        "{text}"
+    );
+    let built_in = concat!(env!("CARGO_MANIFEST_DIR"), "/../engine/nets/default.nnue");
+    start(built_in).expect("a network file it reads");
 }
 
 #[test]

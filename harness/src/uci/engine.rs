@@ -211,11 +211,25 @@ impl UciEngine {
 
     /// `isready`, waiting for `readyok` up to the ready timeout (else the engine stalls).
     pub fn ensure_ready(&mut self) -> Result<(), UciError> {
+        self.wait_ready().map(drop)
+    }
+
+    /// [`ensure_ready`](Self::ensure_ready), returning the first `info string` before
+    /// `readyok` that reports an error, if any.
+    fn wait_ready(&mut self) -> Result<Option<String>, UciError> {
         self.send(&GuiMessage::IsReady.to_string())?;
         let deadline = Instant::now() + self.config.ready_timeout;
+        let mut error = None;
         loop {
             match self.read_line(deadline, "waiting for readyok")? {
-                Some(EngineLine::Message(EngineMessage::ReadyOk)) => return Ok(()),
+                Some(EngineLine::Message(EngineMessage::ReadyOk)) => return Ok(error),
+                Some(EngineLine::Message(EngineMessage::Info(info))) => {
+                    if let Some(text) = info.string
+                        && text.to_ascii_lowercase().starts_with("error")
+                    {
+                        error.get_or_insert(text);
+                    }
+                }
                 Some(_) => {}
                 None => {
                     let waited = self.config.ready_timeout;
@@ -344,7 +358,17 @@ impl UciEngine {
         if let Some(hash) = self.default_hash() {
             self.set_option("Hash", &hash.to_string())?;
         }
-        self.ensure_ready()
+        match self.wait_ready()? {
+            // An engine that says it could not take an option (ours answers `info string
+            // error: ...`, Stockfish `info string ERROR: ...`) would otherwise play on
+            // without it: a match of a network file that was not found would pit the engine
+            // against itself.
+            Some(error) if !self.config.options.is_empty() => Err(UciError::BadOptionValue {
+                engine: self.config.name.clone(),
+                message: format!("the engine rejected its options: {error}"),
+            }),
+            _ => Ok(()),
+        }
     }
 
     /// The `Hash` value to send for [`UciEngineConfig::default_hash_mb`], if any.
