@@ -665,3 +665,55 @@ fn out_of_range_options_are_usage_errors() {
         "{stderr}"
     );
 }
+
+#[test]
+fn check_net_reads_the_target_options_as_train_net_does() {
+    // Declared once for both commands: the same ranges, the same messages.
+    for (option, value, message) in [
+        (
+            "--wdl",
+            "1.5",
+            "--wdl 1.5 is out of range (accepted: 0 to 1)",
+        ),
+        (
+            "--max-score",
+            "0",
+            "--max-score 0 is out of range (accepted: 1 to 30000)",
+        ),
+        (
+            "--score-scale",
+            "0",
+            "--score-scale 0 is out of range (accepted: 0.01 to 100)",
+        ),
+        (
+            "--score-offset",
+            "NaN",
+            "--score-offset NaN is not a number",
+        ),
+        (
+            "--limit",
+            "0",
+            "--limit 0 is out of range (accepted: 1 to 1000)",
+        ),
+    ] {
+        for command in ["train-net", "check-net"] {
+            let mut run = harness();
+            run.args([command, "--data", "missing.txt"]);
+            match command {
+                "train-net" => run.args(["--out", "unused.nnue", "--residual"]),
+                _ => run.args(["--net", "missing.nnue"]),
+            };
+            let output = run.args([option, value]).output().unwrap();
+            let stderr = String::from_utf8_lossy(&output.stderr);
+            assert_eq!(
+                output.status.code(),
+                Some(2),
+                "{command} {option} {value}: {stderr}"
+            );
+            assert!(
+                stderr.contains(message),
+                "{command} {option} {value}: {stderr}"
+            );
+        }
+    }
+}

@@ -5,6 +5,7 @@
 pub mod external_engine;
 pub mod key_value;
 pub mod match_options;
+pub mod net_targets;
 pub mod spellings;
 
 use clap::{Parser, Subcommand};

@@ -4,10 +4,9 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use crate::cli::key_value::check_range;
-use crate::nnue::data::MAX_SCORE_LIMIT;
+use crate::cli::net_targets::{NetTargetArgs, check_finite};
 use crate::nnue::trainer::{
-    DEFAULT_BATCH, DEFAULT_EPOCHS, DEFAULT_LEARNING_RATE, DEFAULT_MAX_SCORE, DEFAULT_VALIDATION,
-    DEFAULT_WDL,
+    DEFAULT_BATCH, DEFAULT_EPOCHS, DEFAULT_LEARNING_RATE, DEFAULT_VALIDATION,
 };
 use crate::nnue::{self, TrainSpec};
 
@@ -43,32 +42,8 @@ pub struct TrainNetArgs {
     /// Adam's learning rate at the start.
     #[arg(long, default_value_t = DEFAULT_LEARNING_RATE)]
     pub lr: f32,
-    /// Weight of the game result in the target (0 = scores only, 1 = results only).
-    #[arg(long, default_value_t = DEFAULT_WDL)]
-    pub wdl: f32,
-    /// Leave out positions whose score is beyond ±this many centipawns.
-    #[arg(long, value_name = "CP", default_value_t = DEFAULT_MAX_SCORE)]
-    pub max_score: i32,
-    /// Multiply every score by this as it is read (before --max-score): brings another
-    /// engine's centipawns (`harness relabel`) to the scale of ours.
-    #[arg(long, value_name = "F", default_value_t = 1.0)]
-    pub score_scale: f32,
-    /// Add this many centipawns to every score from the side to move's view (after
-    /// --score-scale, before --max-score): e.g. minus the "score − evaluation" mean that
-    /// `check-net` shows, to take out the constant bonus for the side to move that another
-    /// engine's scores of our self-play carry.
-    #[arg(
-        long,
-        value_name = "CP",
-        default_value_t = 0.0,
-        allow_negative_numbers = true
-    )]
-    pub score_offset: f32,
-    /// Keep a residual network's output within ±this many centipawns in the loss, as the
-    /// engine's `nnue_residual_limit` keeps it in the search: the network is fitted to what
-    /// the engine adds. Positions whose output lies beyond it teach nothing.
-    #[arg(long, value_name = "CP")]
-    pub limit: Option<i32>,
+    #[command(flatten)]
+    pub targets: NetTargetArgs,
     /// Start from this network file (e.g. engine/nets/default.nnue) instead of random
     /// weights, to carry its training on with new data.
     #[arg(long, value_name = "NET")]
@@ -106,16 +81,7 @@ pub fn spec(args: TrainNetArgs) -> anyhow::Result<TrainSpec> {
     check_range("--batch", args.batch, 1, 1 << 20)?;
     check_finite("--lr", args.lr)?;
     check_range("--lr", args.lr, 1e-6, 1.0)?;
-    check_finite("--wdl", args.wdl)?;
-    check_range("--wdl", args.wdl, 0.0, 1.0)?;
-    check_range("--max-score", args.max_score, 1, MAX_SCORE_LIMIT)?;
-    check_finite("--score-scale", args.score_scale)?;
-    check_range("--score-scale", args.score_scale, 0.01, 100.0)?;
-    check_finite("--score-offset", args.score_offset)?;
-    check_range("--score-offset", args.score_offset, -1000.0, 1000.0)?;
-    if let Some(limit) = args.limit {
-        check_range("--limit", limit, 1, 1000)?;
-    }
+    let targets = args.targets.checked()?;
     check_finite("--output-shift", args.output_shift)?;
     check_range("--output-shift", args.output_shift, -1000.0, 1000.0)?;
     check_finite("--validation", args.validation as f32)?;
@@ -127,11 +93,11 @@ pub fn spec(args: TrainNetArgs) -> anyhow::Result<TrainSpec> {
     spec.epochs = args.epochs;
     spec.batch_size = args.batch;
     spec.learning_rate = args.lr;
-    spec.wdl = args.wdl;
-    spec.max_score = args.max_score;
-    spec.score_scale = args.score_scale;
-    spec.score_offset = args.score_offset;
-    spec.limit = args.limit;
+    spec.wdl = targets.wdl;
+    spec.max_score = targets.rule.max_score;
+    spec.score_scale = targets.rule.scale;
+    spec.score_offset = targets.rule.offset;
+    spec.limit = targets.limit;
     spec.init = args.init;
     spec.residual = args.residual;
     spec.output_shift = args.output_shift;
@@ -141,13 +107,6 @@ pub fn spec(args: TrainNetArgs) -> anyhow::Result<TrainSpec> {
         spec.threads = threads;
     }
     Ok(spec)
-}
-
-fn check_finite(option: &str, value: f32) -> anyhow::Result<()> {
-    if !value.is_finite() {
-        crate::usage_bail!("{option} {value} is not a number");
-    }
-    Ok(())
 }
 
 pub fn run(args: TrainNetArgs) -> anyhow::Result<ExitCode> {
