@@ -60,6 +60,15 @@ where
     Ok(parsed)
 }
 
+/// A usage error for a value that is not a number: `check_range` lets NaN through (every
+/// comparison with it is false).
+pub fn check_finite(option: &str, value: f32) -> anyhow::Result<()> {
+    if !value.is_finite() {
+        crate::usage_bail!("{option} {value} is not a number");
+    }
+    Ok(())
+}
+
 /// The same check for a plain option (`--games 0`).
 pub fn check_range<T>(option: &str, value: T, min: T, max: T) -> anyhow::Result<T>
 where

@@ -2,7 +2,7 @@
 //! `check-net` (which measures the same loss on other positions): declared once, so that the two
 //! read a data file alike.
 
-use crate::cli::key_value::check_range;
+use crate::cli::key_value::{check_finite, check_range};
 use crate::nnue::data::{MAX_SCORE_LIMIT, ScoreRule};
 use crate::nnue::trainer::{DEFAULT_MAX_SCORE, DEFAULT_WDL};
 
@@ -67,13 +67,4 @@ impl NetTargetArgs {
             limit: self.limit,
         })
     }
-}
-
-/// A usage error for a value that is not a number: `check_range` lets NaN through (every
-/// comparison with it is false).
-pub fn check_finite(option: &str, value: f32) -> anyhow::Result<()> {
-    if !value.is_finite() {
-        crate::usage_bail!("{option} {value} is not a number");
-    }
-    Ok(())
 }

@@ -3,8 +3,8 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use crate::cli::key_value::check_range;
-use crate::cli::net_targets::{NetTargetArgs, check_finite};
+use crate::cli::key_value::{check_finite, check_range};
+use crate::cli::net_targets::NetTargetArgs;
 use crate::nnue::trainer::{
     DEFAULT_BATCH, DEFAULT_EPOCHS, DEFAULT_LEARNING_RATE, DEFAULT_VALIDATION,
 };
