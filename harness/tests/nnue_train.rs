@@ -450,7 +450,7 @@ fn a_score_offset_takes_a_bonus_for_the_side_to_move_out_of_the_targets() {
         let mut spec = spec(data.clone(), dir.path().join(name));
         spec.wdl = 0.0;
         spec.residual = true;
-        spec.score_offset = offset;
+        spec.rule.offset = offset;
         train(&spec, |_| {}).unwrap();
         Network::from_bytes(&std::fs::read(dir.path().join(name)).unwrap()).unwrap()
     };

@@ -94,9 +94,7 @@ pub fn spec(args: TrainNetArgs) -> anyhow::Result<TrainSpec> {
     spec.batch_size = args.batch;
     spec.learning_rate = args.lr;
     spec.wdl = targets.wdl;
-    spec.max_score = targets.rule.max_score;
-    spec.score_scale = targets.rule.scale;
-    spec.score_offset = targets.rule.offset;
+    spec.rule = targets.rule;
     spec.limit = targets.limit;
     spec.init = args.init;
     spec.residual = args.residual;

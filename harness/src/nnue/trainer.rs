@@ -17,7 +17,7 @@ use rand::seq::SliceRandom;
 use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
 
-use super::data::{self, LoadReport, PackedPosition};
+use super::data::{self, LoadReport, PackedPosition, ScoreRule};
 use super::model::{self, Adam, Objective, SIGMOID_CP};
 
 pub const DEFAULT_EPOCHS: usize = 10;
@@ -49,15 +49,9 @@ pub struct TrainSpec {
     pub learning_rate: f32,
     /// Weight λ of the game result in the target (1 − λ on the score).
     pub wdl: f32,
-    /// Positions whose score's magnitude exceeds this (centipawns, after `score_scale`) are
-    /// left out.
-    pub max_score: i32,
-    /// Every score is multiplied by this as it is read: another engine's centipawns brought
-    /// to the scale of ours, which the search's margins assume.
-    pub score_scale: f32,
-    /// Centipawns added to every score from the side to move's view (after `score_scale`,
-    /// before `max_score`).
-    pub score_offset: f32,
+    /// How each score is read: scaled to our centipawns, offset from the side to move's
+    /// view, and left out beyond a cutoff.
+    pub rule: ScoreRule,
     /// A residual network's output kept within ±this many centipawns in the loss, as the
     /// search's `nnue_residual_limit` keeps it; `None` = unlimited.
     pub limit: Option<i32>,
@@ -97,9 +91,7 @@ impl TrainSpec {
             batch_size: DEFAULT_BATCH,
             learning_rate: DEFAULT_LEARNING_RATE,
             wdl: DEFAULT_WDL,
-            max_score: DEFAULT_MAX_SCORE,
-            score_scale: 1.0,
-            score_offset: 0.0,
+            rule: ScoreRule::cutoff(DEFAULT_MAX_SCORE),
             limit: None,
             init: None,
             output_shift: 0.0,
@@ -306,13 +298,8 @@ fn run(spec: &TrainSpec, progress: &mut dyn FnMut(Progress<'_>)) -> anyhow::Resu
             }
         );
     }
-    let rule = data::ScoreRule {
-        scale: spec.score_scale,
-        offset: spec.score_offset,
-        max_score: spec.max_score,
-    };
     let base = spec.residual.then(|| Evaluator::new(&Params::default()));
-    let (positions, load) = data::load(&spec.data, rule, base.as_ref())?;
+    let (positions, load) = data::load(&spec.data, spec.rule, base.as_ref())?;
     if positions.is_empty() {
         crate::usage_bail!("no positions to train on in the --data files");
     }
@@ -350,7 +337,7 @@ fn run(spec: &TrainSpec, progress: &mut dyn FnMut(Progress<'_>)) -> anyhow::Resu
     let mut train_order = order;
     progress(Progress::Loaded {
         load: &load,
-        max_score: spec.max_score,
+        max_score: spec.rule.max_score,
         train: train_order.len(),
         validation: validation.len(),
         threads: rayon::current_num_threads(),
