@@ -587,7 +587,7 @@ search_params! {
     /// With a residual network (`nnue` on), its correction is kept within ±this many
     /// centipawns (0 = unlimited): the hand-written evaluation stays in charge where the
     /// network, trained on few positions, strays far from it. c_end 10.
-    NNUE_RESIDUAL_LIMIT nnue_residual_limit: i32 = 20, [0, 1000], c_end 10.0, r_end 0.002;
+    NNUE_RESIDUAL_LIMIT nnue_residual_limit: i32 = 40, [0, 1000], c_end 10.0, r_end 0.002;
     /// With a residual network, the percent of its correction kept before the limit above
     /// applies (100 = all of it): a network that is right in direction more often than in
     /// size weighs in less. c_end 10.
