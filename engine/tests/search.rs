@@ -465,7 +465,9 @@ fn design_notes_red1_needs_the_tactical_quiescence() {
     // best at depth 4 depends on the weights: since bench 1014417 it is 1...Rf8, whose
     // refutation (2.Rd8, mate in 15 by Stockfish) puts the quiet check a ply further, so the
     // win shows with 4 check plies and 1.Red1 alone with 3.
-    let wins_a_rook = |r: &SearchResult| matches!(r.score, Score::Cp(cp) if cp >= 400);
+    // A rook up scores near 400 cp, the evaluation's other terms and the network moving it
+    // by tens of centipawns (394 at bench 932795); without the tactic the score stays below 50.
+    let wins_a_rook = |r: &SearchResult| matches!(r.score, Score::Cp(cp) if cp >= 300);
     for checks in [3, 4, 5] {
         let r = design_position(fen, checks, 4);
         assert_eq!(uci(&r), "e1d1", "checks={checks}: {r:?}");
