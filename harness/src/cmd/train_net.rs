@@ -45,7 +45,9 @@ pub struct TrainNetArgs {
     #[command(flatten)]
     pub targets: NetTargetArgs,
     /// Start from this network file (e.g. engine/nets/default.nnue) instead of random
-    /// weights, to carry its training on with new data.
+    /// weights, to carry its training on with new data. A network of fewer hidden units is
+    /// widened: the units it lacks start from random input weights and no output, so the
+    /// start evaluates as that network does.
     #[arg(long, value_name = "NET")]
     pub init: Option<PathBuf>,
     /// Train a residual network: its output is added to the hand-written evaluation (at the

@@ -248,6 +248,35 @@ pub fn residual_start(mut random: FloatNetwork) -> FloatNetwork {
     random
 }
 
+/// Gives each hidden unit of `net` that has no weights at all (the units that a narrower
+/// network's file leaves empty, see [`engine::eval::nnue::network`]) the feature weights of
+/// `random` (from [`init`]). Its output weights stay zero, so the network's output does not
+/// change, but the unit is now active and its output weights have a gradient: a trained
+/// network widens without losing what it knows. Returns how many units it gave weights.
+pub fn widen(net: &mut FloatNetwork, random: &FloatNetwork) -> usize {
+    let empty: Vec<usize> = (0..HIDDEN)
+        .filter(|&unit| {
+            net.feature_bias[unit] == 0.0
+                && net.output_weights[unit] == 0.0
+                && net.output_weights[HIDDEN + unit] == 0.0
+                && net
+                    .feature_weights
+                    .chunks_exact(HIDDEN)
+                    .all(|row| row[unit] == 0.0)
+        })
+        .collect();
+    for (row, random_row) in net
+        .feature_weights
+        .chunks_exact_mut(HIDDEN)
+        .zip(random.feature_weights.chunks_exact(HIDDEN))
+    {
+        for &unit in &empty {
+            row[unit] = random_row[unit];
+        }
+    }
+    empty.len()
+}
+
 /// Adam with bias correction (β1 0.9, β2 0.999).
 pub struct Adam {
     m: FloatNetwork,
@@ -556,5 +585,40 @@ mod tests {
             let got = eval_cp(&net, &p);
             assert!((expected - got).abs() < 1e-3, "{expected} vs {got}");
         }
+    }
+
+    #[test]
+    fn widening_keeps_the_output_and_lets_the_new_units_learn() {
+        let (mut net, positions) = gradient_fixture();
+        // The first half of the units as a narrower file leaves them: the rest empty.
+        let half = HIDDEN / 2;
+        for row in net.feature_weights.chunks_exact_mut(HIDDEN) {
+            row[half..].fill(0.0);
+        }
+        net.feature_bias[half..].fill(0.0);
+        net.output_weights[half..HIDDEN].fill(0.0);
+        net.output_weights[HIDDEN + half..].fill(0.0);
+        let before: Vec<f32> = positions.iter().map(|p| eval_cp(&net, p)).collect();
+
+        let random = init(&mut ChaCha8Rng::seed_from_u64(9));
+        let old_units = net.feature_weights[..half].to_vec();
+        assert_eq!(widen(&mut net, &random), half);
+        let after: Vec<f32> = positions.iter().map(|p| eval_cp(&net, p)).collect();
+        assert_eq!(before, after, "the new units add nothing yet");
+        assert_eq!(net.feature_weights[half], random.feature_weights[half]);
+        assert_eq!(net.feature_weights[..half], old_units[..]);
+        // A second widening finds nothing to add.
+        assert_eq!(widen(&mut net, &random), 0);
+
+        let mut grad = FloatNetwork::zeros();
+        for p in &positions {
+            accumulate(&net, p, &Objective::unlimited(0.3), &mut grad);
+        }
+        assert!(
+            grad.output_weights[half..HIDDEN]
+                .iter()
+                .any(|&g| g.abs() > 1e-6),
+            "the new units' output weights have a gradient"
+        );
     }
 }

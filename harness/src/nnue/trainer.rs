@@ -161,6 +161,9 @@ pub enum Progress<'a> {
     /// The initial network's validation loss.
     Start {
         validation_loss: f64,
+        /// Hidden units that `--init`'s network did not have (a narrower file), now given
+        /// weights ([`model::widen`]).
+        added_units: usize,
     },
     Epoch(&'a EpochStats),
 }
@@ -189,11 +192,15 @@ impl fmt::Display for Progress<'_> {
                     if *threads == 1 { "" } else { "s" }
                 )
             }
-            Progress::Start { validation_loss } => {
-                write!(
-                    f,
-                    "epoch   0  initial network, validation loss {validation_loss:.6}"
-                )
+            Progress::Start {
+                validation_loss,
+                added_units,
+            } => {
+                write!(f, "epoch   0  initial network")?;
+                if *added_units > 0 {
+                    write!(f, " ({added_units} hidden units added, with no output yet)")?;
+                }
+                write!(f, ", validation loss {validation_loss:.6}")
             }
             Progress::Epoch(e) => {
                 let width = e.epochs.to_string().len();
@@ -312,13 +319,15 @@ fn run(spec: &TrainSpec, progress: &mut dyn FnMut(Progress<'_>)) -> anyhow::Resu
     let mut rng = ChaCha8Rng::seed_from_u64(spec.seed);
     // Drawn even when a network is given, so that the split and shuffles do not depend on it.
     let random = model::init(&mut rng);
-    let mut net = start.unwrap_or_else(|| {
-        if spec.residual {
-            model::residual_start(random)
-        } else {
-            random
+    let mut added_units = 0;
+    let mut net = match start {
+        Some(mut start) => {
+            added_units = model::widen(&mut start, &random);
+            start
         }
-    });
+        None if spec.residual => model::residual_start(random),
+        None => random,
+    };
 
     let mut order: Vec<u32> = (0..positions.len() as u32).collect();
     order.shuffle(&mut rng);
@@ -346,7 +355,10 @@ fn run(spec: &TrainSpec, progress: &mut dyn FnMut(Progress<'_>)) -> anyhow::Resu
     let initial_validation_loss =
         (!validation.is_empty()).then(|| mean_loss(&net, &validation, &objective));
     if let Some(validation_loss) = initial_validation_loss {
-        progress(Progress::Start { validation_loss });
+        progress(Progress::Start {
+            validation_loss,
+            added_units,
+        });
     }
 
     let steps_per_epoch = train_order.len().div_ceil(spec.batch_size);

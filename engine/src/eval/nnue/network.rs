@@ -11,13 +11,22 @@
 //!
 //! A residual network's output is added to the hand-written evaluation instead of replacing
 //! it (`harness train-net --residual` fits it to what that evaluation misses).
+//!
+//! A file of fewer hidden units than [`HIDDEN`] (an older, narrower network) is read with the
+//! missing units' weights zero: they add nothing, so it evaluates as it did at its own width,
+//! and `harness train-net --init` can widen it.
 
 use super::{HIDDEN, INPUTS, QA, QB, WEIGHT_CLIP};
 
 const MAGIC: &[u8; 8] = b"ENGNNUE1";
 const MAGIC_RESIDUAL: &[u8; 8] = b"ENGNNUR1";
-/// Bytes of a network file.
-pub const FILE_BYTES: usize = 8 + 8 + 2 * INPUTS * HIDDEN + 2 * HIDDEN + 2 * 2 * HIDDEN + 4;
+/// Bytes of a network file of this engine's width.
+pub const FILE_BYTES: usize = file_bytes(HIDDEN);
+
+/// Bytes of a network file of `hidden` units.
+const fn file_bytes(hidden: usize) -> usize {
+    8 + 8 + 2 * INPUTS * hidden + 2 * hidden + 2 * 2 * hidden + 4
+}
 
 /// Why bytes are not a network of this engine's shape.
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
@@ -25,11 +34,15 @@ pub enum NetError {
     #[error("not a network file (its first 8 bytes are neither ENGNNUE1 nor ENGNNUR1)")]
     Magic,
     #[error(
-        "network of {inputs} inputs and {hidden} hidden units; this engine takes {INPUTS} and {HIDDEN}"
+        "network of {inputs} inputs and {hidden} hidden units; this engine takes {INPUTS} and 1 to {HIDDEN}"
     )]
     Shape { inputs: u32, hidden: u32 },
-    #[error("network file of {found} bytes; a {INPUTS}x{HIDDEN} network has {FILE_BYTES}")]
-    Length { found: usize },
+    #[error("network file of {found} bytes; a {INPUTS}x{hidden} network has {expected}")]
+    Length {
+        found: usize,
+        hidden: usize,
+        expected: usize,
+    },
     /// A weight no trainer of this format writes, and with which the accumulators or the
     /// output sum could overflow.
     #[error("{what} {index} is {value}, beyond the accepted ±{limit}")]
@@ -164,35 +177,49 @@ impl Network {
             _ => return Err(NetError::Magic),
         };
         if bytes.len() < 16 {
-            return Err(NetError::Length { found: bytes.len() });
+            return Err(NetError::Length {
+                found: bytes.len(),
+                hidden: HIDDEN,
+                expected: FILE_BYTES,
+            });
         }
         let word = |at: usize| {
             u32::from_le_bytes([bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]])
         };
         let (inputs, hidden) = (word(8), word(12));
-        if inputs as usize != INPUTS || hidden as usize != HIDDEN {
+        if inputs as usize != INPUTS || hidden == 0 || hidden as usize > HIDDEN {
             return Err(NetError::Shape { inputs, hidden });
         }
-        if bytes.len() != FILE_BYTES {
-            return Err(NetError::Length { found: bytes.len() });
+        let width = hidden as usize;
+        let expected = file_bytes(width);
+        if bytes.len() != expected {
+            return Err(NetError::Length {
+                found: bytes.len(),
+                hidden: width,
+                expected,
+            });
         }
-        let mut shorts = bytes[16..FILE_BYTES - 4]
+        let mut shorts = bytes[16..expected - 4]
             .chunks_exact(2)
             .map(|b| i16::from_le_bytes([b[0], b[1]]));
-        let mut next = || shorts.next().unwrap_or_default();
+        // Each run of `width` weights fills the first units; the rest stay zero.
+        let mut fill =
+            |units: &mut [i16]| units[..width].fill_with(|| shorts.next().unwrap_or_default());
         let mut feature_weights = Box::new([[0i16; HIDDEN]; INPUTS]);
         for row in feature_weights.iter_mut() {
-            row.fill_with(&mut next);
+            fill(row);
         }
         let mut feature_bias = [0i16; HIDDEN];
-        feature_bias.fill_with(&mut next);
+        fill(&mut feature_bias);
         let mut output_weights = [0i16; 2 * HIDDEN];
-        output_weights.fill_with(&mut next);
+        let (us, them) = output_weights.split_at_mut(HIDDEN);
+        fill(us);
+        fill(them);
         let output_bias = i32::from_le_bytes([
-            bytes[FILE_BYTES - 4],
-            bytes[FILE_BYTES - 3],
-            bytes[FILE_BYTES - 2],
-            bytes[FILE_BYTES - 1],
+            bytes[expected - 4],
+            bytes[expected - 3],
+            bytes[expected - 2],
+            bytes[expected - 1],
         ]);
         check_weights(
             "feature weight",
@@ -328,25 +355,39 @@ mod tests {
         assert_eq!(
             Network::from_bytes(&bytes[..bytes.len() - 1]),
             Err(NetError::Length {
-                found: FILE_BYTES - 1
+                found: FILE_BYTES - 1,
+                hidden: HIDDEN,
+                expected: FILE_BYTES
             })
         );
         let mut wide = bytes.clone();
-        wide[12..16].copy_from_slice(&256u32.to_le_bytes());
+        wide[12..16].copy_from_slice(&(2 * HIDDEN as u32).to_le_bytes());
         assert_eq!(
             Network::from_bytes(&wide),
             Err(NetError::Shape {
                 inputs: 768,
-                hidden: 256
+                hidden: 2 * HIDDEN as u32
             })
         );
-        assert!(
+        assert_eq!(
             NetError::Shape {
                 inputs: 768,
-                hidden: 256
+                hidden: 0
             }
-            .to_string()
-            .contains("this engine takes 768 and 128")
+            .to_string(),
+            format!(
+                "network of 768 inputs and 0 hidden units; this engine takes 768 and 1 to {HIDDEN}"
+            )
+        );
+        let mut narrow = bytes.clone();
+        narrow[12..16].copy_from_slice(&(HIDDEN as u32 / 2).to_le_bytes());
+        assert_eq!(
+            Network::from_bytes(&narrow).unwrap_err().to_string(),
+            format!(
+                "network file of {FILE_BYTES} bytes; a 768x{} network has {}",
+                HIDDEN / 2,
+                file_bytes(HIDDEN / 2)
+            )
         );
         // Weights beyond the clip, which no trainer writes and which could overflow.
         let set_short = |at: usize, value: i16| {
@@ -378,6 +419,52 @@ mod tests {
                 ..
             })
         ));
+    }
+
+    /// The file of `net` cut to its first `width` hidden units.
+    fn narrowed_file(net: &Network, width: usize) -> Vec<u8> {
+        let mut out = net.to_bytes()[..8].to_vec();
+        out.extend_from_slice(&(INPUTS as u32).to_le_bytes());
+        out.extend_from_slice(&(width as u32).to_le_bytes());
+        let halves = net.output_weights.split_at(HIDDEN);
+        let shorts = net
+            .feature_weights
+            .iter()
+            .flat_map(|row| &row[..width])
+            .chain(&net.feature_bias[..width])
+            .chain(&halves.0[..width])
+            .chain(&halves.1[..width]);
+        for w in shorts {
+            out.extend_from_slice(&w.to_le_bytes());
+        }
+        out.extend_from_slice(&net.output_bias.to_le_bytes());
+        out
+    }
+
+    #[test]
+    fn a_narrower_network_is_read_with_its_missing_units_zero() {
+        let net = sample(4).quantise();
+        let width = HIDDEN / 2;
+        let bytes = narrowed_file(&net, width);
+        assert_eq!(bytes.len(), file_bytes(width));
+        let read = Network::from_bytes(&bytes).unwrap();
+        for (row, full) in read.feature_weights.iter().zip(net.feature_weights.iter()) {
+            assert_eq!(row[..width], full[..width]);
+            assert!(row[width..].iter().all(|&w| w == 0));
+        }
+        assert_eq!(read.feature_bias[..width], net.feature_bias[..width]);
+        assert!(read.feature_bias[width..].iter().all(|&w| w == 0));
+        for half in 0..2 {
+            let units = &read.output_weights[half * HIDDEN..(half + 1) * HIDDEN];
+            assert_eq!(
+                units[..width],
+                net.output_weights[half * HIDDEN..half * HIDDEN + width]
+            );
+            assert!(units[width..].iter().all(|&w| w == 0));
+        }
+        assert_eq!(read.output_bias, net.output_bias);
+        // Written back, it is a file of this engine's width that reads the same.
+        assert_eq!(Network::from_bytes(&read.to_bytes()), Ok(read));
     }
 
     #[test]
