@@ -248,33 +248,21 @@ pub fn residual_start(mut random: FloatNetwork) -> FloatNetwork {
     random
 }
 
-/// Gives each hidden unit of `net` that has no weights at all (the units that a narrower
-/// network's file leaves empty, see [`engine::eval::nnue::network`]) the feature weights of
-/// `random` (from [`init`]). Its output weights stay zero, so the network's output does not
-/// change, but the unit is now active and its output weights have a gradient: a trained
+/// Gives the hidden units of `net` from `width` on (the units that a narrower network's file
+/// of `width` units leaves empty, see [`engine::eval::nnue::network`]) the feature weights of
+/// `random` (from [`init`]). Their output weights stay zero, so the network's output does not
+/// change, but the units are now active and their output weights have a gradient: a trained
 /// network widens without losing what it knows. Returns how many units it gave weights.
-pub fn widen(net: &mut FloatNetwork, random: &FloatNetwork) -> usize {
-    let empty: Vec<usize> = (0..HIDDEN)
-        .filter(|&unit| {
-            net.feature_bias[unit] == 0.0
-                && net.output_weights[unit] == 0.0
-                && net.output_weights[HIDDEN + unit] == 0.0
-                && net
-                    .feature_weights
-                    .chunks_exact(HIDDEN)
-                    .all(|row| row[unit] == 0.0)
-        })
-        .collect();
+pub fn widen(net: &mut FloatNetwork, width: usize, random: &FloatNetwork) -> usize {
+    let width = width.min(HIDDEN);
     for (row, random_row) in net
         .feature_weights
         .chunks_exact_mut(HIDDEN)
         .zip(random.feature_weights.chunks_exact(HIDDEN))
     {
-        for &unit in &empty {
-            row[unit] = random_row[unit];
-        }
+        row[width..].copy_from_slice(&random_row[width..]);
     }
-    empty.len()
+    HIDDEN - width
 }
 
 /// Adam with bias correction (β1 0.9, β2 0.999).
@@ -602,13 +590,15 @@ mod tests {
 
         let random = init(&mut ChaCha8Rng::seed_from_u64(9));
         let old_units = net.feature_weights[..half].to_vec();
-        assert_eq!(widen(&mut net, &random), half);
+        assert_eq!(widen(&mut net, half, &random), half);
         let after: Vec<f32> = positions.iter().map(|p| eval_cp(&net, p)).collect();
         assert_eq!(before, after, "the new units add nothing yet");
         assert_eq!(net.feature_weights[half], random.feature_weights[half]);
         assert_eq!(net.feature_weights[..half], old_units[..]);
-        // A second widening finds nothing to add.
-        assert_eq!(widen(&mut net, &random), 0);
+        // A file of every unit has nothing to add.
+        let full = net.clone();
+        assert_eq!(widen(&mut net, HIDDEN, &random), 0);
+        assert_eq!(net, full);
 
         let mut grad = FloatNetwork::zeros();
         for p in &positions {

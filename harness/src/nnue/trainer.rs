@@ -158,9 +158,9 @@ pub enum Progress<'a> {
         validation: usize,
         threads: usize,
     },
-    /// The initial network's validation loss.
+    /// The initial network: its validation loss (none without validation positions).
     Start {
-        validation_loss: f64,
+        validation_loss: Option<f64>,
         /// Hidden units that `--init`'s network did not have (a narrower file), now given
         /// weights ([`model::widen`]).
         added_units: usize,
@@ -200,7 +200,10 @@ impl fmt::Display for Progress<'_> {
                 if *added_units > 0 {
                     write!(f, " ({added_units} hidden units added, with no output yet)")?;
                 }
-                write!(f, ", validation loss {validation_loss:.6}")
+                match validation_loss {
+                    Some(loss) => write!(f, ", validation loss {loss:.6}"),
+                    None => Ok(()),
+                }
             }
             Progress::Epoch(e) => {
                 let width = e.epochs.to_string().len();
@@ -287,7 +290,7 @@ pub fn train(
 fn run(spec: &TrainSpec, progress: &mut dyn FnMut(Progress<'_>)) -> anyhow::Result<TrainReport> {
     // Read before the data, so that a bad file stops the run at once.
     let start = spec.init.as_deref().map(read_network).transpose()?;
-    if let (Some(init), Some(start)) = (&spec.init, &start)
+    if let (Some(init), Some((start, _))) = (&spec.init, &start)
         && start.residual != spec.residual
     {
         crate::usage_bail!(
@@ -321,8 +324,8 @@ fn run(spec: &TrainSpec, progress: &mut dyn FnMut(Progress<'_>)) -> anyhow::Resu
     let random = model::init(&mut rng);
     let mut added_units = 0;
     let mut net = match start {
-        Some(mut start) => {
-            added_units = model::widen(&mut start, &random);
+        Some((mut start, width)) => {
+            added_units = model::widen(&mut start, width, &random);
             start
         }
         None if spec.residual => model::residual_start(random),
@@ -354,9 +357,11 @@ fn run(spec: &TrainSpec, progress: &mut dyn FnMut(Progress<'_>)) -> anyhow::Resu
 
     let initial_validation_loss =
         (!validation.is_empty()).then(|| mean_loss(&net, &validation, &objective));
-    if let Some(validation_loss) = initial_validation_loss {
+    // Said even without validation positions when units were added, so that a widening
+    // never passes unseen.
+    if initial_validation_loss.is_some() || added_units > 0 {
         progress(Progress::Start {
-            validation_loss,
+            validation_loss: initial_validation_loss,
             added_units,
         });
     }
@@ -429,13 +434,13 @@ fn shifted(net: &FloatNetwork, shift: f32) -> FloatNetwork {
     out
 }
 
-/// The network in the engine's file at `path`, in floats.
-fn read_network(path: &std::path::Path) -> anyhow::Result<FloatNetwork> {
-    let bytes = std::fs::read(path)
-        .map_err(|e| crate::UsageError(format!("--init {}: {e}", path.display())))?;
-    let network = Network::from_bytes(&bytes)
-        .map_err(|e| crate::UsageError(format!("--init {}: {e}", path.display())))?;
-    Ok(network.dequantise())
+/// The network in the engine's file at `path`, in floats, and the hidden units the file held.
+fn read_network(path: &std::path::Path) -> anyhow::Result<(FloatNetwork, usize)> {
+    let bad = |e: &dyn fmt::Display| crate::UsageError(format!("--init {}: {e}", path.display()));
+    let bytes = std::fs::read(path).map_err(|e| bad(&e))?;
+    let network = Network::from_bytes(&bytes).map_err(|e| bad(&e))?;
+    let width = engine::eval::nnue::file_hidden_units(&bytes).map_err(|e| bad(&e))?;
+    Ok((network.dequantise(), width))
 }
 
 /// Chunk size of a batch: at least [`MIN_CHUNK`], at most [`MAX_CHUNKS`] chunks.
@@ -594,5 +599,24 @@ mod tests {
         assert_eq!(chunk_size(16_384), 512);
         assert_eq!(chunk_size(100), 512);
         assert_eq!(chunk_size(1 << 20), 32_768);
+    }
+
+    #[test]
+    fn the_start_line_names_added_units_with_or_without_validation() {
+        let line = |validation_loss, added_units| {
+            Progress::Start {
+                validation_loss,
+                added_units,
+            }
+            .to_string()
+        };
+        assert_eq!(
+            line(Some(0.0125), 0),
+            "epoch   0  initial network, validation loss 0.012500"
+        );
+        assert_eq!(
+            line(None, 64),
+            "epoch   0  initial network (64 hidden units added, with no output yet)"
+        );
     }
 }

@@ -23,7 +23,7 @@ use shakmaty::{Color, Piece, Square};
 pub use accumulator::Accumulator;
 pub use embedded::embedded;
 pub use file::load;
-pub use network::{FloatNetwork, NetError, Network};
+pub use network::{FloatNetwork, NetError, Network, file_hidden_units};
 pub use stack::AccumulatorStack;
 
 /// Inputs per perspective: (own, enemy) × six roles × 64 squares.

@@ -168,37 +168,43 @@ impl FloatNetwork {
     }
 }
 
+/// The hidden units a network file holds (at most [`HIDDEN`]; fewer for a narrower network,
+/// whose missing units [`Network::from_bytes`] leaves zero), from its header and length.
+pub fn file_hidden_units(bytes: &[u8]) -> Result<usize, NetError> {
+    match bytes.get(..8) {
+        Some(magic) if magic == MAGIC || magic == MAGIC_RESIDUAL => {}
+        _ => return Err(NetError::Magic),
+    }
+    if bytes.len() < 16 {
+        return Err(NetError::Length {
+            found: bytes.len(),
+            hidden: HIDDEN,
+            expected: FILE_BYTES,
+        });
+    }
+    let word =
+        |at: usize| u32::from_le_bytes([bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]]);
+    let (inputs, hidden) = (word(8), word(12));
+    if inputs as usize != INPUTS || hidden == 0 || hidden as usize > HIDDEN {
+        return Err(NetError::Shape { inputs, hidden });
+    }
+    let width = hidden as usize;
+    if bytes.len() != file_bytes(width) {
+        return Err(NetError::Length {
+            found: bytes.len(),
+            hidden: width,
+            expected: file_bytes(width),
+        });
+    }
+    Ok(width)
+}
+
 impl Network {
     /// Reads a network file.
     pub fn from_bytes(bytes: &[u8]) -> Result<Network, NetError> {
-        let residual = match bytes.get(..8) {
-            Some(magic) if magic == MAGIC => false,
-            Some(magic) if magic == MAGIC_RESIDUAL => true,
-            _ => return Err(NetError::Magic),
-        };
-        if bytes.len() < 16 {
-            return Err(NetError::Length {
-                found: bytes.len(),
-                hidden: HIDDEN,
-                expected: FILE_BYTES,
-            });
-        }
-        let word = |at: usize| {
-            u32::from_le_bytes([bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]])
-        };
-        let (inputs, hidden) = (word(8), word(12));
-        if inputs as usize != INPUTS || hidden == 0 || hidden as usize > HIDDEN {
-            return Err(NetError::Shape { inputs, hidden });
-        }
-        let width = hidden as usize;
+        let width = file_hidden_units(bytes)?;
+        let residual = &bytes[..8] == MAGIC_RESIDUAL;
         let expected = file_bytes(width);
-        if bytes.len() != expected {
-            return Err(NetError::Length {
-                found: bytes.len(),
-                hidden: width,
-                expected,
-            });
-        }
         let mut shorts = bytes[16..expected - 4]
             .chunks_exact(2)
             .map(|b| i16::from_le_bytes([b[0], b[1]]));
