@@ -245,3 +245,30 @@ fn a_finished_match_grows_to_more_games_with_the_same_first_games() {
         "{err}"
     );
 }
+
+#[test]
+fn the_resume_hint_keeps_the_runs_output_flags() {
+    let tmp = tempdir();
+    let dir = tmp.path().join("hint");
+    let mut args = args_with_book();
+    args.extend(
+        [
+            "--out",
+            dir.to_str().unwrap(),
+            "--no-game-lines",
+            "--stop-after",
+            "2",
+        ]
+        .map(String::from),
+    );
+    let out = spawn_match(&args).wait_with_output().unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(!stdout.contains("Started game"), "{stdout}");
+    assert!(
+        stdout.contains(&format!(
+            "harness match --resume {} --no-game-lines",
+            dir.display()
+        )),
+        "{stdout}"
+    );
+}

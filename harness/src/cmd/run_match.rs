@@ -148,9 +148,15 @@ pub fn run(args: MatchCommandArgs) -> anyhow::Result<ExitCode> {
     }
     println!("Report: {}", dir.join("report.html").display());
     let summary = &outcome.summary;
+    // Output flags are not part of the saved configuration: the hint carries this run's.
     let resume_command = format!(
-        "harness match --resume {}",
-        shell_quote(&dir.display().to_string())
+        "harness match --resume {}{}",
+        shell_quote(&dir.display().to_string()),
+        if args.no_game_lines {
+            " --no-game-lines"
+        } else {
+            ""
+        }
     );
     match outcome.sprt_crossed_at {
         // The pairs already started when the LLR crossed a bound count too, and brought it
