@@ -20,6 +20,7 @@ use shakmaty::{Board, Chess, Color, Position};
 
 use super::ordering::{MOVE_KEYS, NO_MOVE_KEY};
 use super::pawn_hash::pawn_index;
+use super::prefetch::prefetch;
 use super::score::MATE_BOUND;
 
 /// Entries a side (a power of two): 2 × 16,384 × 4 bytes = 128 KiB a table.
@@ -166,6 +167,25 @@ impl CorrectionHistory {
             } else {
                 0
             },
+        }
+    }
+
+    /// Starts loading the entries at `slots` (and the continuation entry of `moves`) that
+    /// the node of the position reads soon: a child's, as soon as it is made.
+    #[inline(always)]
+    pub(crate) fn prefetch(&self, slots: &Slots, moves: MoveKeys, weights: Weights) {
+        prefetch(&self.pawn[slots.side][slots.pawn]);
+        if weights.non_pawn > 0 {
+            prefetch(&self.non_pawn[0][slots.side][slots.non_pawn[0]]);
+            prefetch(&self.non_pawn[1][slots.side][slots.non_pawn[1]]);
+        }
+        if weights.minor > 0 {
+            prefetch(&self.minor[slots.side][slots.minor]);
+        }
+        if weights.continuation > 0
+            && let Some([before, last]) = continuation_slot(moves)
+        {
+            prefetch(&self.continuation[before][last]);
         }
     }
 

@@ -45,16 +45,7 @@ impl EvalCache {
     /// child's evaluation is looked up soon after its key is known.
     #[inline]
     pub(crate) fn prefetch(&self, key: u64) {
-        #[cfg(target_arch = "x86_64")]
-        {
-            use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
-            let slot: *const u64 = &self.slots[Self::slot(key)];
-            // SAFETY: a prefetch is only a hint: it never faults and changes no memory, and
-            // SSE, which it needs, is part of every x86_64 target.
-            unsafe { _mm_prefetch::<_MM_HINT_T0>(slot.cast()) };
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = key;
+        super::prefetch::prefetch(&self.slots[Self::slot(key)]);
     }
 
     /// The evaluation stored for `key`, if any.

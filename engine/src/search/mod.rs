@@ -14,6 +14,7 @@ mod knobs;
 mod movegen;
 mod ordering;
 mod pawn_hash;
+mod prefetch;
 mod qsearch;
 mod score;
 mod see;

@@ -224,6 +224,7 @@ impl Worker<'_> {
             self.set_child(ply, pos, m, child_key);
             // The correction history's continuation table keys the child by this move.
             self.heuristics.set_played(ply, pos.turn(), Some(m));
+            self.prefetch_correction(&child, ply + 1);
             let score = -self.qsearch(&child, child_key, -beta, -alpha, ply + 1, qply + 1);
             if self.aborted {
                 return 0;

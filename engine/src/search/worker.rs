@@ -288,6 +288,20 @@ impl Worker<'_> {
         self.eval_cache.prefetch(key);
     }
 
+    /// Starts loading the correction history's entries of `child`, the position just made at
+    /// `ply` (its move recorded), which its node reads with its static evaluation. Not
+    /// worth a test of [`Worker::corrects`]' mating endings: those are rare, and a prefetch
+    /// changes nothing.
+    #[inline(always)]
+    pub(crate) fn prefetch_correction(&self, child: &Chess, ply: usize) {
+        if self.knobs.correction_history {
+            let weights = self.correction_weights();
+            let slots = CorrectionHistory::slots(child, weights);
+            self.correction
+                .prefetch(&slots, self.heuristics.move_keys(ply), weights);
+        }
+    }
+
     /// The position after a null move in `pos` (whose key is `key`) and its key. The key
     /// comes first, so that the child's slots load while the position is built.
     #[inline]
@@ -318,6 +332,7 @@ impl Worker<'_> {
         let child_in_check = child.is_check();
         self.set_child(ply, pos, m, child_key);
         self.heuristics.set_played(ply, pos.turn(), Some(m));
+        self.prefetch_correction(&child, ply + 1);
         (child, child_key, child_in_check)
     }
 
