@@ -453,6 +453,8 @@ mod tests {
         let width = HIDDEN / 2;
         let bytes = narrowed_file(&net, width);
         assert_eq!(bytes.len(), file_bytes(width));
+        assert_eq!(file_hidden_units(&bytes), Ok(width));
+        assert_eq!(file_hidden_units(&net.to_bytes()), Ok(HIDDEN));
         let read = Network::from_bytes(&bytes).unwrap();
         for (row, full) in read.feature_weights.iter().zip(net.feature_weights.iter()) {
             assert_eq!(row[..width], full[..width]);
