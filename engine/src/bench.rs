@@ -9,6 +9,7 @@ use std::time::{Duration, Instant};
 use shakmaty::fen::Fen;
 use shakmaty::{CastlingMode, Chess};
 
+use crate::eval::nnue::Network;
 use crate::params::Params;
 use crate::search::{Limits, Searcher};
 
@@ -91,7 +92,19 @@ impl BenchResult {
 /// Searches every bench position to `depth` with `params`, printing one line per position
 /// and, last, `<N> nodes <NPS> nps`.
 pub fn run(params: &Params, depth: u32, out: &mut dyn Write) -> io::Result<BenchResult> {
+    run_with_network(params, None, depth, out)
+}
+
+/// [`run`] with `network` evaluating where the `nnue` switch is on (`None`: the built-in
+/// one), as UCI's `EvalFile` sets it: the node count and speed of another network.
+pub fn run_with_network(
+    params: &Params,
+    network: Option<&'static Network>,
+    depth: u32,
+    out: &mut dyn Write,
+) -> io::Result<BenchResult> {
     let mut searcher = Searcher::new(params.clone(), HASH_MB);
+    searcher.set_network(network);
     let limits = Limits {
         depth: Some(depth),
         ..Limits::default()

@@ -8,6 +8,7 @@
 //! move path (copy-make with incremental keys, checked at every node).
 
 use std::io::{self, BufRead, Write};
+use std::path::Path;
 use std::process::ExitCode;
 
 use engine::bench;
@@ -25,12 +26,22 @@ fn main() -> ExitCode {
         [] => {}
         [cmd, rest @ ..] if cmd.as_str() == "bench" => {
             // `engine bench [depth] [name=value ...]`: the assignments measure a variant
-            // (OpenBench sends plain `bench`, whose count is the defaults').
+            // (OpenBench sends plain `bench`, whose count is the defaults'); `EvalFile=PATH`
+            // measures another network, as the UCI option of that name loads it.
             let (assignments, rest): (Vec<&&String>, Vec<&&String>) =
                 rest.iter().partition(|a| a.contains('='));
             let mut params = Params::default();
+            let mut network = None;
             for assignment in assignments {
-                if let Err(e) = params.set_assignment(assignment) {
+                let loaded = match assignment.split_once('=') {
+                    Some((name, path)) if name.eq_ignore_ascii_case("EvalFile") => {
+                        engine::eval::nnue::load(Path::new(path))
+                            .map(|net| network = Some(net))
+                            .map_err(|e| format!("EvalFile {e}"))
+                    }
+                    _ => params.set_assignment(assignment).map_err(|e| e.to_string()),
+                };
+                if let Err(e) = loaded {
                     eprintln!("engine bench: {e}");
                     return ExitCode::from(2);
                 }
@@ -46,7 +57,7 @@ fn main() -> ExitCode {
                 },
             };
             let stdout = io::stdout();
-            return match bench::run(&params, depth, &mut stdout.lock()) {
+            return match bench::run_with_network(&params, network, depth, &mut stdout.lock()) {
                 Ok(_) => ExitCode::SUCCESS,
                 Err(e) => {
                     eprintln!("engine bench: {e}");
@@ -64,7 +75,7 @@ fn main() -> ExitCode {
         }
         [other, ..] => {
             eprintln!(
-                "engine: unknown command '{other}' (usage: engine [--all-options] | engine bench [depth] [name=value ...] | engine perft [depth] | engine spsa-input [--params LIST])"
+                "engine: unknown command '{other}' (usage: engine [--all-options] | engine bench [depth] [name=value ...] [EvalFile=PATH] | engine perft [depth] | engine spsa-input [--params LIST])"
             );
             return ExitCode::from(2);
         }

@@ -234,6 +234,52 @@ fn bench_prints_the_openbench_line() {
     assert_eq!(bad.status.code(), Some(2));
 }
 
+/// The node count of `engine bench 3` with `extra` arguments.
+fn bench_nodes(extra: &[&str]) -> u64 {
+    let out = Command::new(env!("CARGO_BIN_EXE_engine"))
+        .args(["bench", "3"])
+        .args(extra)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    let text = String::from_utf8(out.stdout).unwrap();
+    let last = text.lines().last().unwrap().to_string();
+    last.split(' ').next().unwrap().parse().unwrap()
+}
+
+#[test]
+fn bench_measures_the_network_of_eval_file() {
+    let built_in = concat!(env!("CARGO_MANIFEST_DIR"), "/nets/default.nnue");
+    assert_eq!(
+        bench_nodes(&[&format!("EvalFile={built_in}")]),
+        bench_nodes(&[]),
+        "the built-in network's file searches the built-in tree"
+    );
+    // The built-in network with every fifth feature weight negated searches another tree.
+    let mut bytes = std::fs::read(built_in).unwrap();
+    let features = 16..16 + 2 * engine::eval::nnue::INPUTS * engine::eval::nnue::HIDDEN;
+    for pair in bytes[features].chunks_exact_mut(2).step_by(5) {
+        let w = i16::from_le_bytes([pair[0], pair[1]]);
+        pair.copy_from_slice(&(-w).to_le_bytes());
+    }
+    let other = std::env::temp_dir().join(format!("bench-evalfile-{}.nnue", std::process::id()));
+    std::fs::write(&other, &bytes).unwrap();
+    let other_nodes = bench_nodes(&[&format!("evalfile={}", other.display())]);
+    std::fs::remove_file(&other).unwrap();
+    assert_ne!(other_nodes, bench_nodes(&[]));
+
+    let missing = Command::new(env!("CARGO_BIN_EXE_engine"))
+        .args(["bench", "3", "EvalFile=no/such/net.nnue"])
+        .output()
+        .unwrap();
+    assert_eq!(missing.status.code(), Some(2));
+    let err = String::from_utf8(missing.stderr).unwrap();
+    assert!(
+        err.contains("EvalFile") && err.contains("no/such/net.nnue"),
+        "{err}"
+    );
+}
+
 fn errors(lines: &[String]) -> Vec<&String> {
     lines
         .iter()
