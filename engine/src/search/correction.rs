@@ -114,7 +114,7 @@ fn continuation_slot(moves: MoveKeys) -> Option<MoveKeys> {
 }
 
 /// Where a position's entries are: found once a node, for its read and its update.
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(crate) struct Slots {
     side: usize,
     pawn: usize,

@@ -230,6 +230,7 @@ impl Searcher {
             time,
             excluded: [None; MAX_PLY + 2],
             static_evals: [-score::INFINITY; MAX_PLY + 2],
+            correction_slots: [(0, correction::Slots::default()); MAX_PLY + 2],
             cutoffs: [0; MAX_PLY + 2],
             double_extensions: [0; MAX_PLY + 2],
             reductions: [0; MAX_PLY + 2],

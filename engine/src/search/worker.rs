@@ -110,6 +110,10 @@ pub(crate) struct Worker<'a> {
     /// `move_indices[ply]`: the index in its move list of the move the node at `ply` is
     /// searching (0 before its move loop: the null move and ProbCut's captures count as first).
     pub move_indices: [usize; MAX_PLY + 2],
+    /// `correction_slots[ply]`: the key of the position last made at `ply` and where its
+    /// correction-history entries are, found when they were prefetched, so that its static
+    /// evaluation does not hash the position again.
+    pub correction_slots: [(u64, correction::Slots); MAX_PLY + 2],
     /// The depth of the iteration under way (singular extensions stop at twice it in plies).
     pub root_depth: i32,
     pub node_limit: u64,
@@ -190,7 +194,11 @@ impl Worker<'_> {
         if self.corrects(pos) {
             let moves = self.heuristics.move_keys(ply);
             let weights = self.correction_weights();
-            let slots = CorrectionHistory::slots(pos, weights);
+            let slots = match self.correction_slots[ply] {
+                (key, slots) if key == self.keys.get(ply) => slots,
+                _ => CorrectionHistory::slots(pos, weights),
+            };
+            debug_assert!(slots == CorrectionHistory::slots(pos, weights), "{pos:?}");
             let corrected = self.correction.corrected_at(&slots, moves, raw, weights);
             (corrected, raw, Some(slots))
         } else {
@@ -293,12 +301,13 @@ impl Worker<'_> {
     /// worth a test of [`Worker::corrects`]' mating endings: those are rare, and a prefetch
     /// changes nothing.
     #[inline(always)]
-    pub(crate) fn prefetch_correction(&self, child: &Chess, ply: usize) {
+    pub(crate) fn prefetch_correction(&mut self, child: &Chess, ply: usize) {
         if self.knobs.correction_history {
             let weights = self.correction_weights();
             let slots = CorrectionHistory::slots(child, weights);
             self.correction
                 .prefetch(&slots, self.heuristics.move_keys(ply), weights);
+            self.correction_slots[ply] = (self.keys.get(ply), slots);
         }
     }
 
