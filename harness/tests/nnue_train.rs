@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use engine::eval::Evaluator;
-use engine::eval::nnue::{Accumulator, Network};
+use engine::eval::nnue::{Accumulator, Network, OutputBucket};
 use engine::params::Params;
 use harness::nnue::{TrainSpec, train};
 use rand::{RngExt, SeedableRng};
@@ -94,7 +94,11 @@ fn parse(fen: &str) -> Chess {
 
 /// The engine's evaluation, side to move's view.
 fn engine_eval(net: &Network, position: &Chess) -> i32 {
-    Accumulator::new(net, position.board()).evaluate(net, position.turn())
+    Accumulator::new(net, position.board()).evaluate(
+        net,
+        position.turn(),
+        OutputBucket::of(position.board()),
+    )
 }
 
 fn spec(data: PathBuf, out: PathBuf) -> TrainSpec {

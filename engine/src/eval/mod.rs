@@ -418,7 +418,7 @@ impl Evaluator {
         {
             return None;
         }
-        Some(accumulators.evaluate(net, ply, pos.turn()))
+        Some(accumulators.evaluate(net, ply, pos.turn(), nnue::OutputBucket::of(board)))
     }
 
     /// The material and piece-square sums of `pos`, from scratch.

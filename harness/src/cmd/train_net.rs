@@ -13,7 +13,7 @@ use crate::nnue::{self, TrainSpec};
 #[derive(Debug, clap::Args)]
 #[command(
     after_help = "The network: 768 piece-square inputs per side, 128 hidden units \
-(squared clipped ReLU), one output; the file is the engine's quantised format. Each position's \
+(squared clipped ReLU), one output from one of 8 output layers chosen by the number of pieces on the board; the file is the engine's quantised format (a network of one output layer, given to --init, gives it to every bucket). Each position's \
 target is `wdl · result + (1 − wdl) · sigmoid(score / 400)` from the side to move's view, \
 the loss the mean squared difference to `sigmoid(eval / 400)`. Adam on mini-batches; the \
 learning rate falls along a half cosine to a tenth of --lr by the last batch. After every \

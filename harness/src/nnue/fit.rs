@@ -7,7 +7,7 @@ use std::fmt;
 use std::path::PathBuf;
 
 use engine::eval::Evaluator;
-use engine::eval::nnue::{Accumulator, Network};
+use engine::eval::nnue::{Accumulator, Network, OutputBucket};
 use engine::params::Params;
 use rayon::prelude::*;
 
@@ -119,7 +119,8 @@ fn one(net: &Network, limit: Option<i32>, wdl: f32, p: &PackedPosition) -> Sums 
     let target = model::target(p, wdl);
     let loss = |cp: f32| f64::from((model::sigmoid(cp / SIGMOID_CP) - target).powi(2));
     let base = p.base_stm();
-    let raw = Accumulator::new(net, &p.board()).evaluate(net, p.turn());
+    let board = p.board();
+    let raw = Accumulator::new(net, &board).evaluate(net, p.turn(), OutputBucket::of(&board));
     let output = limit.map_or(raw, |l| raw.clamp(-l, l));
     let network = if net.is_residual() {
         base + output as f32

@@ -3,8 +3,9 @@
 //!
 //! For perspective `p` in `[side to move, other side]` (half 0 and 1) the hidden layer is
 //! `h_p = feature_bias + Σ_pieces feature_weights[feature(p, piece, square)]`; the output is
-//! `out = output_bias + Σ_half Σ_i screlu(h_half[i]) · output_weights[half · HIDDEN + i]`
-//! with `screlu(x) = clamp(x, 0, 1)²`, and `out · SCALE` centipawns for the side to move.
+//! `out = output_bias[b] + Σ_half Σ_i screlu(h_half[i]) · output_weights[b][half · HIDDEN + i]`
+//! with `screlu(x) = clamp(x, 0, 1)²` and `b` the position's output bucket (by its number of
+//! pieces, [`OutputBucket`]), and `out · SCALE` centipawns for the side to move.
 //!
 //! The loss of a position is `(sigmoid((out · SCALE + base) / 400) − t)²` with the target
 //! `t = λ · result + (1 − λ) · sigmoid(score / 400)`, all from the side to move's view;
@@ -13,7 +14,7 @@
 //! ±limit before `base` is added, exactly as the search does, and a position whose output
 //! lies beyond it teaches nothing (its gradient is 0).
 
-use engine::eval::nnue::{FloatNetwork, HIDDEN, SCALE, WEIGHT_CLIP, feature};
+use engine::eval::nnue::{FloatNetwork, HIDDEN, OutputBucket, SCALE, WEIGHT_CLIP, feature};
 use rand::{Rng, RngExt};
 
 use super::data::PackedPosition;
@@ -73,6 +74,12 @@ pub struct Features {
     len: usize,
 }
 
+/// The start of `bucket`'s `2 · HIDDEN` output weights in [`FloatNetwork::output_weights`].
+#[inline(always)]
+fn bucket_start(bucket: OutputBucket) -> usize {
+    bucket.index() * 2 * HIDDEN
+}
+
 impl Features {
     #[inline]
     pub fn of(position: &PackedPosition) -> Features {
@@ -91,6 +98,12 @@ impl Features {
     fn half(&self, half: usize) -> &[u16] {
         &self.rows[half][..self.len]
     }
+
+    /// The output bucket of the position (one feature a piece).
+    #[inline]
+    fn bucket(&self) -> OutputBucket {
+        OutputBucket::for_pieces(self.len)
+    }
 }
 
 /// The row of `HIDDEN` weights of input `f`.
@@ -108,11 +121,11 @@ fn row_mut(weights: &mut [f32], f: u16) -> &mut [f32; HIDDEN] {
         .expect("a row")
 }
 
+/// The output weights of `half` in `bucket`.
 #[inline(always)]
-fn half_weights(weights: &[f32], half: usize) -> &[f32; HIDDEN] {
-    weights[half * HIDDEN..(half + 1) * HIDDEN]
-        .try_into()
-        .expect("a half")
+fn half_weights(weights: &[f32], bucket: OutputBucket, half: usize) -> &[f32; HIDDEN] {
+    let start = bucket_start(bucket) + half * HIDDEN;
+    weights[start..start + HIDDEN].try_into().expect("a half")
 }
 
 /// The hidden layer's inputs for both halves (before the activation).
@@ -135,12 +148,12 @@ fn hidden(net: &FloatNetwork, features: &Features) -> [[f32; HIDDEN]; 2] {
     h
 }
 
-/// The raw output `out` from the hidden layer's inputs.
+/// The raw output `out` from the hidden layer's inputs, by the output layer of `bucket`.
 #[inline]
-fn output(net: &FloatNetwork, h: &[[f32; HIDDEN]; 2]) -> f32 {
+fn output(net: &FloatNetwork, h: &[[f32; HIDDEN]; 2], bucket: OutputBucket) -> f32 {
     let mut out = 0.0f32;
     for (half, acc) in h.iter().enumerate() {
-        let v = half_weights(&net.output_weights, half);
+        let v = half_weights(&net.output_weights, bucket, half);
         let mut sum = 0.0f32;
         for i in 0..HIDDEN {
             let a = acc[i].clamp(0.0, 1.0);
@@ -148,18 +161,20 @@ fn output(net: &FloatNetwork, h: &[[f32; HIDDEN]; 2]) -> f32 {
         }
         out += sum;
     }
-    out + net.output_bias
+    out + net.output_bias[bucket.index()]
 }
 
 /// The float network's evaluation in centipawns from the side to move's view.
 pub fn eval_cp(net: &FloatNetwork, position: &PackedPosition) -> f32 {
-    output(net, &hidden(net, &Features::of(position))) * SCALE as f32
+    let features = Features::of(position);
+    output(net, &hidden(net, &features), features.bucket()) * SCALE as f32
 }
 
 /// The loss of one position.
 pub fn loss(net: &FloatNetwork, position: &PackedPosition, objective: &Objective) -> f32 {
     let limit = objective.limit_out();
-    let out = output(net, &hidden(net, &Features::of(position))).clamp(-limit, limit);
+    let features = Features::of(position);
+    let out = output(net, &hidden(net, &features), features.bucket()).clamp(-limit, limit);
     let p = sigmoid(logit(out, position));
     let e = p - target(position, objective.wdl);
     e * e
@@ -175,8 +190,9 @@ pub fn accumulate(
     grad: &mut FloatNetwork,
 ) -> f32 {
     let features = Features::of(position);
+    let bucket = features.bucket();
     let h = hidden(net, &features);
-    let out = output(net, &h);
+    let out = output(net, &h, bucket);
     let limit = objective.limit_out();
     let p = sigmoid(logit(out.clamp(-limit, limit), position));
     let e = p - target(position, objective.wdl);
@@ -186,11 +202,12 @@ pub fn accumulate(
     }
     // d(e²)/d out.
     let g = 2.0 * e * p * (1.0 - p) * OUTPUT_TO_LOGIT;
-    grad.output_bias += g;
+    grad.output_bias[bucket.index()] += g;
     let mut dh = [[0.0f32; HIDDEN]; 2];
     for half in 0..2 {
-        let v = half_weights(&net.output_weights, half);
-        let gv: &mut [f32; HIDDEN] = (&mut grad.output_weights[half * HIDDEN..(half + 1) * HIDDEN])
+        let v = half_weights(&net.output_weights, bucket, half);
+        let start = bucket_start(bucket) + half * HIDDEN;
+        let gv: &mut [f32; HIDDEN] = (&mut grad.output_weights[start..start + HIDDEN])
             .try_into()
             .expect("a half");
         let (acc, d) = (&h[half], &mut dh[half]);
@@ -282,7 +299,7 @@ pub fn groups(net: &mut FloatNetwork) -> [&mut [f32]; 4] {
         &mut net.feature_weights,
         &mut net.feature_bias,
         &mut net.output_weights,
-        std::slice::from_mut(&mut net.output_bias),
+        &mut net.output_bias,
     ]
 }
 
@@ -292,7 +309,7 @@ pub fn groups_ref(net: &FloatNetwork) -> [&[f32]; 4] {
         &net.feature_weights,
         &net.feature_bias,
         &net.output_weights,
-        std::slice::from_ref(&net.output_bias),
+        &net.output_bias,
     ]
 }
 
@@ -358,6 +375,7 @@ mod tests {
 
     use super::*;
     use crate::nnue::data::parse_line;
+    use engine::eval::nnue::OUTPUT_BUCKETS;
 
     const LINES: [&str; 4] = [
         "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1; 45; 1.0",
@@ -379,7 +397,7 @@ mod tests {
 
     fn parameter<'a>(net: &'a mut FloatNetwork, group: &str, index: usize) -> &'a mut f32 {
         match group {
-            "output_bias" => &mut net.output_bias,
+            "output_bias" => &mut net.output_bias[index],
             "output_weights" => &mut net.output_weights[index],
             "feature_bias" => &mut net.feature_bias[index],
             _ => &mut net.feature_weights[index],
@@ -405,7 +423,7 @@ mod tests {
         let feature_weights = widen("feature_weights", &net.feature_weights);
         let feature_bias = widen("feature_bias", &net.feature_bias);
         let output_weights = widen("output_weights", &net.output_weights);
-        let output_bias = widen("output_bias", &[net.output_bias])[0];
+        let output_bias = widen("output_bias", &net.output_bias);
         let sigmoid = |x: f64| 1.0 / (1.0 + (-x).exp());
         let mut total = 0.0;
         for p in positions {
@@ -415,7 +433,7 @@ mod tests {
                     &feature_weights,
                     &feature_bias,
                     &output_weights,
-                    output_bias,
+                    &output_bias,
                 ),
             )
             .clamp(-limit_cp, limit_cp);
@@ -430,10 +448,17 @@ mod tests {
     /// The network's output in centipawns, summed over the board in f64.
     fn raw_cp_f64(
         p: &PackedPosition,
-        (feature_weights, feature_bias, output_weights, output_bias): (&[f64], &[f64], &[f64], f64),
+        (feature_weights, feature_bias, output_weights, output_bias): (
+            &[f64],
+            &[f64],
+            &[f64],
+            &[f64],
+        ),
     ) -> f64 {
         let stm = p.turn();
-        let mut out = output_bias;
+        let bucket = OutputBucket::for_pieces(p.pieces().count()).index();
+        let output_weights = &output_weights[bucket * 2 * HIDDEN..(bucket + 1) * 2 * HIDDEN];
+        let mut out = output_bias[bucket];
         for (half, perspective) in [stm, !stm].into_iter().enumerate() {
             let mut h = feature_bias.to_vec();
             for (square, piece) in p.pieces() {
@@ -461,7 +486,7 @@ mod tests {
         for v in &mut net.output_weights {
             *v *= 8.0;
         }
-        net.output_bias = 0.1;
+        net.output_bias.fill(0.1);
         let positions: Vec<PackedPosition> = positions()
             .into_iter()
             .enumerate()
@@ -484,9 +509,23 @@ mod tests {
         let n = positions.len() as f32;
         // Weights to check: every group, including feature rows the positions set.
         let features = Features::of(&positions[0]);
-        let mut checks: Vec<(&str, usize)> = vec![("output_bias", 0)];
-        for i in [0, 5, 77, 130, 255] {
-            checks.push(("output_weights", i));
+        // The output layers of the first and last positions' buckets, and one of a bucket
+        // no position has (its gradient 0).
+        let buckets = [&positions[0], &positions[positions.len() - 1]]
+            .map(|p| OutputBucket::for_pieces(p.pieces().count()).index());
+        let unused = (0..OUTPUT_BUCKETS)
+            .find(|b| {
+                positions
+                    .iter()
+                    .all(|p| OutputBucket::for_pieces(p.pieces().count()).index() != *b)
+            })
+            .expect("fewer positions than buckets");
+        let mut checks: Vec<(&str, usize)> = vec![];
+        for bucket in [buckets[0], buckets[1], unused] {
+            checks.push(("output_bias", bucket));
+            for i in [0, 5, 77, 130, 255] {
+                checks.push(("output_weights", bucket * 2 * HIDDEN + i));
+            }
         }
         for i in [1, 17, 64, 127] {
             checks.push(("feature_bias", i));
@@ -544,7 +583,7 @@ mod tests {
             let loss = accumulate(&net, p, &objective, &mut grad);
             assert_eq!(loss, super::loss(&net, p, &objective));
             let beyond = eval_cp(&net, p).abs() > limit_cp;
-            let moved = grad.output_bias != 0.0;
+            let moved = grad.output_bias.iter().any(|&b| b != 0.0);
             assert_eq!(moved, !beyond, "output {} cp", eval_cp(&net, p));
         }
     }
@@ -556,7 +595,8 @@ mod tests {
         let net = init(&mut rng);
         for p in positions() {
             let stm = p.turn();
-            let mut total = net.output_bias;
+            let bucket = OutputBucket::for_pieces(p.pieces().count());
+            let mut total = net.output_bias[bucket.index()];
             for (half, perspective) in [stm, !stm].into_iter().enumerate() {
                 let mut h = net.feature_bias.clone();
                 for (square, piece) in p.pieces() {
@@ -565,7 +605,8 @@ mod tests {
                         *h += w;
                     }
                 }
-                for (h, v) in h.iter().zip(&net.output_weights[half * HIDDEN..]) {
+                let weights = net.bucket_output_weights(bucket);
+                for (h, v) in h.iter().zip(&weights[half * HIDDEN..]) {
                     total += h.clamp(0.0, 1.0).powi(2) * v;
                 }
             }
@@ -584,8 +625,10 @@ mod tests {
             row[half..].fill(0.0);
         }
         net.feature_bias[half..].fill(0.0);
-        net.output_weights[half..HIDDEN].fill(0.0);
-        net.output_weights[HIDDEN + half..].fill(0.0);
+        for bucket in net.output_weights.chunks_exact_mut(2 * HIDDEN) {
+            bucket[half..HIDDEN].fill(0.0);
+            bucket[HIDDEN + half..].fill(0.0);
+        }
         let before: Vec<f32> = positions.iter().map(|p| eval_cp(&net, p)).collect();
 
         let random = init(&mut ChaCha8Rng::seed_from_u64(9));
@@ -604,8 +647,9 @@ mod tests {
         for p in &positions {
             accumulate(&net, p, &Objective::unlimited(0.3), &mut grad);
         }
+        let start = OutputBucket::for_pieces(positions[0].pieces().count()).index() * 2 * HIDDEN;
         assert!(
-            grad.output_weights[half..HIDDEN]
+            grad.output_weights[start + half..start + HIDDEN]
                 .iter()
                 .any(|&g| g.abs() > 1e-6),
             "the new units' output weights have a gradient"

@@ -10,7 +10,7 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use engine::eval::Evaluator;
-use engine::eval::nnue::{Accumulator, FloatNetwork, Network};
+use engine::eval::nnue::{Accumulator, FloatNetwork, Network, OutputBucket};
 use engine::params::Params;
 use rand::SeedableRng;
 use rand::seq::SliceRandom;
@@ -430,7 +430,9 @@ fn run(spec: &TrainSpec, progress: &mut dyn FnMut(Progress<'_>)) -> anyhow::Resu
 /// `net` with `shift` centipawns added to its output.
 fn shifted(net: &FloatNetwork, shift: f32) -> FloatNetwork {
     let mut out = net.clone();
-    out.output_bias += shift / engine::eval::nnue::SCALE as f32;
+    for bias in &mut out.output_bias {
+        *bias += shift / engine::eval::nnue::SCALE as f32;
+    }
     out
 }
 
@@ -548,8 +550,12 @@ fn check_quantisation(
                 // engine's as the search does (an integer).
                 let limit = objective.limit_cp;
                 let float_cp = model::eval_cp(float, p).clamp(-limit, limit);
-                let engine_raw =
-                    Accumulator::new(quantised, &p.board()).evaluate(quantised, p.turn());
+                let board = p.board();
+                let engine_raw = Accumulator::new(quantised, &board).evaluate(
+                    quantised,
+                    p.turn(),
+                    OutputBucket::of(&board),
+                );
                 let engine_cp = if limit.is_finite() {
                     engine_raw.clamp(-(limit as i32), limit as i32) as f32
                 } else {

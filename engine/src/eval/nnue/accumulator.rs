@@ -4,7 +4,7 @@
 
 use shakmaty::{Board, CastlingSide, Color, Move, Piece, Role, Square};
 
-use super::{HIDDEN, INPUTS, Network, QA, QB, SCALE, feature};
+use super::{HIDDEN, INPUTS, Network, OutputBucket, QA, QB, SCALE, feature};
 
 /// `[perspective]` (indexed by `Color as usize`): the hidden units' inputs, scaled by `QA`.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -203,16 +203,16 @@ impl Accumulator {
         }
     }
 
-    /// The network's output for this position with `stm` to move, in centipawns from its
-    /// view.
+    /// The network's output for this position with `stm` to move, from the output layer of
+    /// `bucket` (the position's [`OutputBucket::of`]), in centipawns from its view.
     #[inline]
-    pub fn evaluate(&self, net: &Network, stm: Color) -> i32 {
+    pub fn evaluate(&self, net: &Network, stm: Color, bucket: OutputBucket) -> i32 {
         #[cfg(target_arch = "x86_64")]
         if crate::cpu::has_avx2() {
             // SAFETY: the CPU has AVX2.
-            return unsafe { self.evaluate_avx2(net, stm) };
+            return unsafe { self.evaluate_avx2(net, stm, bucket) };
         }
-        self.evaluate_portable(net, stm)
+        self.evaluate_portable(net, stm, bucket)
     }
 
     /// [`Accumulator::evaluate`] in AVX2 registers of 16 lanes (compiled from the portable
@@ -221,7 +221,7 @@ impl Accumulator {
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2")]
     #[inline]
-    pub(super) fn evaluate_avx2(&self, net: &Network, stm: Color) -> i32 {
+    pub(super) fn evaluate_avx2(&self, net: &Network, stm: Color, bucket: OutputBucket) -> i32 {
         use std::arch::x86_64::{
             __m128i, __m256i, _mm_add_epi32, _mm_cvtsi128_si32, _mm_shuffle_epi32,
             _mm256_add_epi32, _mm256_castsi256_si128, _mm256_extracti128_si256, _mm256_loadu_si256,
@@ -235,7 +235,7 @@ impl Accumulator {
         let halves = [&self.values[stm as usize], &self.values[!stm as usize]];
         for (acc, weights) in halves
             .into_iter()
-            .zip(net.output_weights.chunks_exact(HIDDEN))
+            .zip(net.output_weights[bucket.index()].chunks_exact(HIDDEN))
         {
             for (x, w) in acc.chunks_exact(LANES).zip(weights.chunks_exact(LANES)) {
                 // SAFETY: each chunk holds 16 `i16`s, the 32 bytes loaded.
@@ -255,14 +255,14 @@ impl Accumulator {
         );
         let pair = _mm_add_epi32(quad, _mm_shuffle_epi32::<0b01_00_11_10>(quad));
         let one = _mm_add_epi32(pair, _mm_shuffle_epi32::<0b10_11_00_01>(pair));
-        let raw = _mm_cvtsi128_si32(one) / QA + net.output_bias;
+        let raw = _mm_cvtsi128_si32(one) / QA + net.output_bias[bucket.index()];
         raw * SCALE / (QA * QB)
     }
 
     #[inline(always)]
-    fn evaluate_portable(&self, net: &Network, stm: Color) -> i32 {
+    fn evaluate_portable(&self, net: &Network, stm: Color, bucket: OutputBucket) -> i32 {
         let (us, them) = (&self.values[stm as usize], &self.values[!stm as usize]);
-        let (v_us, v_them) = net.output_weights.split_at(HIDDEN);
+        let (v_us, v_them) = net.output_weights[bucket.index()].split_at(HIDDEN);
         // screlu(x)·v = clamp(x)·v·clamp(x): clamp·v fits an i16 (255 · 127), and the sum
         // in i32 holds QA²·QB times the output.
         let half = |acc: &[i16; HIDDEN], weights: &[i16]| -> i32 {
@@ -275,7 +275,8 @@ impl Accumulator {
             }
             sum
         };
-        let raw = half(us, v_us).wrapping_add(half(them, v_them)) / QA + net.output_bias;
+        let raw =
+            half(us, v_us).wrapping_add(half(them, v_them)) / QA + net.output_bias[bucket.index()];
         raw * SCALE / (QA * QB)
     }
 }
@@ -292,7 +293,8 @@ mod tests {
     /// The float network's output, computed directly from the board.
     fn float_eval(net: &FloatNetwork, pos: &Chess) -> f32 {
         let stm = pos.turn();
-        let mut total = net.output_bias;
+        let bucket = OutputBucket::of(pos.board());
+        let mut total = net.output_bias[bucket.index()];
         for (half, perspective) in [stm, !stm].into_iter().enumerate() {
             let mut hidden = net.feature_bias.clone();
             for (square, piece) in pos.board() {
@@ -304,7 +306,8 @@ mod tests {
                     *h += w;
                 }
             }
-            for (h, v) in hidden.iter().zip(&net.output_weights[half * HIDDEN..]) {
+            let weights = net.bucket_output_weights(bucket);
+            for (h, v) in hidden.iter().zip(&weights[half * HIDDEN..]) {
                 total += h.clamp(0.0, 1.0).powi(2) * v;
             }
         }
@@ -313,11 +316,12 @@ mod tests {
 
     fn walk(net: &Network, pos: &Chess, acc: &Accumulator, depth: u32) {
         assert_eq!(*acc, Accumulator::new(net, pos.board()), "{pos:?}");
+        let bucket = OutputBucket::of(pos.board());
         for stm in Color::ALL {
             // The CPU's path (AVX2 where it has it) gives the portable loop's output exactly.
             assert_eq!(
-                acc.evaluate(net, stm),
-                acc.evaluate_portable(net, stm),
+                acc.evaluate(net, stm, bucket),
+                acc.evaluate_portable(net, stm, bucket),
                 "{pos:?}"
             );
         }
@@ -366,7 +370,11 @@ mod tests {
         let dequantised = net.dequantise();
         for fen in FENS {
             let pos = position(fen);
-            let quantised = Accumulator::new(&net, pos.board()).evaluate(&net, pos.turn());
+            let quantised = Accumulator::new(&net, pos.board()).evaluate(
+                &net,
+                pos.turn(),
+                OutputBucket::of(pos.board()),
+            );
             let exact = float_eval(&dequantised, &pos);
             assert!(
                 (exact - quantised as f32).abs() <= 1.01,
@@ -388,9 +396,10 @@ mod tests {
         let pos = position(FENS[0]);
         let mirrored =
             position("r3k2r/pppbbppp/2n2q1P/1P2p3/3pn3/BN2PNP1/P1PPQPB1/R3K2R b KQkq - 0 1");
+        let bucket = OutputBucket::of(pos.board());
         assert_eq!(
-            Accumulator::new(&net, pos.board()).evaluate(&net, pos.turn()),
-            Accumulator::new(&net, mirrored.board()).evaluate(&net, mirrored.turn())
+            Accumulator::new(&net, pos.board()).evaluate(&net, pos.turn(), bucket),
+            Accumulator::new(&net, mirrored.board()).evaluate(&net, mirrored.turn(), bucket)
         );
     }
 }

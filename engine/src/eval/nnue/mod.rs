@@ -1,6 +1,7 @@
 //! An efficiently updatable neural network (NNUE) evaluation: 768 piece-square inputs per
 //! perspective, one hidden layer of [`HIDDEN`] units shared by both perspectives, squared
-//! clipped ReLU, and one output.
+//! clipped ReLU, and one output from one of [`OUTPUT_BUCKETS`] output layers, chosen by the
+//! number of pieces on the board ([`OutputBucket`]).
 //!
 //! - [`network`]: the quantised weights and their file format, read and written here only.
 //! - [`accumulator`]: the hidden layer's inputs for both perspectives, updated move by move.
@@ -8,7 +9,8 @@
 //! - [`stack`]: the accumulators along the search's line, computed when first read.
 //!
 //! The output, in centipawns from the side to move's view, is
-//! `(Σ screlu(us)·v_us + Σ screlu(them)·v_them + bias) · SCALE`, where `screlu(x) =
+//! `(Σ screlu(us)·v_us + Σ screlu(them)·v_them + bias) · SCALE` with the bucket's `v` and
+//! `bias`, where `screlu(x) =
 //! clamp(x, 0, 1)²` of the accumulator for the side to move (`us`) and for the other side.
 //! Integers carry it: the accumulator is scaled by [`QA`], the output weights by [`QB`].
 
@@ -18,7 +20,7 @@ mod file;
 pub mod network;
 mod stack;
 
-use shakmaty::{Color, Piece, Square};
+use shakmaty::{Board, Color, Piece, Square};
 
 pub use accumulator::Accumulator;
 pub use embedded::embedded;
@@ -30,6 +32,8 @@ pub use stack::AccumulatorStack;
 pub const INPUTS: usize = 768;
 /// Hidden units per perspective.
 pub const HIDDEN: usize = 128;
+/// Output layers, one for each range of piece counts (2–5 pieces, 6–9, …, 30–32).
+pub const OUTPUT_BUCKETS: usize = 8;
 /// Quantisation of the accumulator (feature weights and biases): 1.0 is `QA`.
 pub const QA: i32 = 255;
 /// Quantisation of the output weights: 1.0 is `QB`.
@@ -61,4 +65,37 @@ pub fn feature(perspective: Color, piece: Piece, square: Square) -> usize {
     };
     let side = usize::from(piece.color != perspective);
     side * 384 + (piece.role as usize - 1) * 64 + square
+}
+
+/// Which output layer evaluates a position: one for each four pieces on the board beyond the
+/// kings (the last takes 30 to 32), so that the output weighs the hidden units by how much
+/// material is left, as a tapered evaluation does by the game's phase.
+///
+/// ```
+/// use engine::eval::nnue::{OUTPUT_BUCKETS, OutputBucket};
+/// assert_eq!(OutputBucket::for_pieces(2).index(), 0);
+/// assert_eq!(OutputBucket::for_pieces(6).index(), 1);
+/// assert_eq!(OutputBucket::for_pieces(32).index(), OUTPUT_BUCKETS - 1);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct OutputBucket(usize);
+
+impl OutputBucket {
+    /// The bucket of a board of `pieces` pieces, kings included.
+    #[inline(always)]
+    pub fn for_pieces(pieces: usize) -> OutputBucket {
+        OutputBucket((pieces.saturating_sub(2) / 4).min(OUTPUT_BUCKETS - 1))
+    }
+
+    /// The bucket of `board`.
+    #[inline(always)]
+    pub fn of(board: &Board) -> OutputBucket {
+        OutputBucket::for_pieces(board.occupied().count())
+    }
+
+    /// Its index, below [`OUTPUT_BUCKETS`].
+    #[inline(always)]
+    pub fn index(self) -> usize {
+        self.0
+    }
 }

@@ -2,45 +2,69 @@
 //!
 //! | bytes | content |
 //! |---|---|
-//! | 8 | magic `b"ENGNNUE1"`, or `b"ENGNNUR1"` for a residual network |
-//! | 4 + 4 | `u32` inputs (768) and hidden units ([`HIDDEN`]) |
+//! | 8 | magic `b"ENGNNUE2"`, or `b"ENGNNUR2"` for a residual network |
+//! | 4 + 4 + 4 | `u32` inputs (768), hidden units ([`HIDDEN`]) and output buckets (B) |
 //! | 2 · 768 · H | `i16` feature weights, one row of H per input, scaled by [`QA`] |
 //! | 2 · H | `i16` hidden biases, scaled by [`QA`] |
-//! | 2 · 2H | `i16` output weights (side to move's H, then the other side's), scaled by [`QB`] |
-//! | 4 | `i32` output bias, scaled by `QA · QB` |
+//! | B · 2 · 2H | `i16` output weights of each bucket (side to move's H, then the other side's), scaled by [`QB`] |
+//! | B · 4 | `i32` output bias of each bucket, scaled by `QA · QB` |
 //!
 //! A residual network's output is added to the hand-written evaluation instead of replacing
 //! it (`harness train-net --residual` fits it to what that evaluation misses).
 //!
-//! A file of fewer hidden units than [`HIDDEN`] (an older, narrower network) is read with the
-//! missing units' weights zero: they add nothing, so it evaluates as it did at its own width,
-//! and `harness train-net --init` can widen it.
+//! Older files read as they evaluated: a file of fewer hidden units than [`HIDDEN`] (a
+//! narrower network) is read with the missing units' weights zero, so that they add nothing
+//! and `harness train-net --init` can widen it; a file of one output layer (B = 1, or the
+//! first format, `ENGNNUE1`/`ENGNNUR1`, whose header has no B) gives every bucket that layer,
+//! so that `train-net --init` lets the buckets part from there.
 
-use super::{HIDDEN, INPUTS, QA, QB, WEIGHT_CLIP};
+use super::{HIDDEN, INPUTS, OUTPUT_BUCKETS, OutputBucket, QA, QB, WEIGHT_CLIP};
 
-const MAGIC: &[u8; 8] = b"ENGNNUE1";
-const MAGIC_RESIDUAL: &[u8; 8] = b"ENGNNUR1";
-/// Bytes of a network file of this engine's width.
-pub const FILE_BYTES: usize = file_bytes(HIDDEN);
+const MAGIC: &[u8; 8] = b"ENGNNUE2";
+const MAGIC_RESIDUAL: &[u8; 8] = b"ENGNNUR2";
+/// The first format's magics: no bucket count, one output layer.
+const MAGIC_V1: &[u8; 8] = b"ENGNNUE1";
+const MAGIC_RESIDUAL_V1: &[u8; 8] = b"ENGNNUR1";
+/// Bytes of a network file of this engine's shape.
+pub const FILE_BYTES: usize = file_bytes(HIDDEN, OUTPUT_BUCKETS, true);
 
-/// Bytes of a network file of `hidden` units.
-const fn file_bytes(hidden: usize) -> usize {
-    8 + 8 + 2 * INPUTS * hidden + 2 * hidden + 2 * 2 * hidden + 4
+/// Bytes of a network file of `hidden` units and `buckets` output layers, in the current
+/// format (`with_bucket_count`) or the first.
+const fn file_bytes(hidden: usize, buckets: usize, with_bucket_count: bool) -> usize {
+    let header = if with_bucket_count { 20 } else { 16 };
+    header + 2 * INPUTS * hidden + 2 * hidden + buckets * (2 * 2 * hidden + 4)
+}
+
+/// What a file's header says of the network in it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Header {
+    residual: bool,
+    hidden: usize,
+    buckets: usize,
+    /// Bytes of the header (the weights follow).
+    len: usize,
 }
 
 /// Why bytes are not a network of this engine's shape.
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
 pub enum NetError {
-    #[error("not a network file (its first 8 bytes are neither ENGNNUE1 nor ENGNNUR1)")]
+    #[error(
+        "not a network file (its first 8 bytes are none of ENGNNUE2, ENGNNUR2, ENGNNUE1, ENGNNUR1)"
+    )]
     Magic,
     #[error(
         "network of {inputs} inputs and {hidden} hidden units; this engine takes {INPUTS} and 1 to {HIDDEN}"
     )]
     Shape { inputs: u32, hidden: u32 },
-    #[error("network file of {found} bytes; a {INPUTS}x{hidden} network has {expected}")]
+    #[error("network of {buckets} output buckets; this engine takes 1 or {OUTPUT_BUCKETS}")]
+    Buckets { buckets: u32 },
+    #[error(
+        "network file of {found} bytes; a {INPUTS}x{hidden} network of {buckets} output buckets has {expected}"
+    )]
     Length {
         found: usize,
         hidden: usize,
+        buckets: usize,
         expected: usize,
     },
     /// A weight no trainer of this format writes, and with which the accumulators or the
@@ -91,10 +115,10 @@ pub struct Network {
     pub(super) feature_weights: Box<[[i16; HIDDEN]; INPUTS]>,
     /// Scaled by [`QA`].
     pub(super) feature_bias: [i16; HIDDEN],
-    /// Side to move's hidden units, then the other side's; scaled by [`QB`].
-    pub(super) output_weights: [i16; 2 * HIDDEN],
-    /// Scaled by `QA · QB`.
-    pub(super) output_bias: i32,
+    /// `[bucket]`: side to move's hidden units, then the other side's; scaled by [`QB`].
+    pub(super) output_weights: [[i16; 2 * HIDDEN]; OUTPUT_BUCKETS],
+    /// `[bucket]`, scaled by `QA · QB`.
+    pub(super) output_bias: [i32; OUTPUT_BUCKETS],
     /// Whether the output is added to the hand-written evaluation.
     pub(super) residual: bool,
 }
@@ -103,7 +127,7 @@ impl std::fmt::Debug for Network {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(
             f,
-            "Network({INPUTS}x{HIDDEN}{}, output bias {})",
+            "Network({INPUTS}x{HIDDEN}x{OUTPUT_BUCKETS}{}, output biases {:?})",
             if self.residual { ", residual" } else { "" },
             self.output_bias
         )
@@ -117,9 +141,11 @@ pub struct FloatNetwork {
     pub feature_weights: Vec<f32>,
     /// `HIDDEN`.
     pub feature_bias: Vec<f32>,
-    /// `2 · HIDDEN`: side to move's, then the other side's.
+    /// `OUTPUT_BUCKETS · 2 · HIDDEN`, bucket-major: each bucket's side to move's, then the
+    /// other side's ([`FloatNetwork::bucket_output_weights`]).
     pub output_weights: Vec<f32>,
-    pub output_bias: f32,
+    /// `OUTPUT_BUCKETS`.
+    pub output_bias: Vec<f32>,
     /// Whether the output is added to the hand-written evaluation (see [`Network`]).
     pub residual: bool,
 }
@@ -130,10 +156,17 @@ impl FloatNetwork {
         FloatNetwork {
             feature_weights: vec![0.0; INPUTS * HIDDEN],
             feature_bias: vec![0.0; HIDDEN],
-            output_weights: vec![0.0; 2 * HIDDEN],
-            output_bias: 0.0,
+            output_weights: vec![0.0; OUTPUT_BUCKETS * 2 * HIDDEN],
+            output_bias: vec![0.0; OUTPUT_BUCKETS],
             residual: false,
         }
+    }
+
+    /// The `2 · HIDDEN` output weights of `bucket`.
+    #[inline]
+    pub fn bucket_output_weights(&self, bucket: OutputBucket) -> &[f32] {
+        let start = bucket.index() * 2 * HIDDEN;
+        &self.output_weights[start..start + 2 * HIDDEN]
     }
 
     /// Rounded to the engine's integers. Weights beyond the clip are clipped first (the
@@ -154,33 +187,46 @@ impl FloatNetwork {
         for (to, w) in feature_bias.iter_mut().zip(&self.feature_bias) {
             *to = q(*w, QA);
         }
-        let mut output_weights = [0i16; 2 * HIDDEN];
-        for (to, w) in output_weights.iter_mut().zip(&self.output_weights) {
+        let mut output_weights = [[0i16; 2 * HIDDEN]; OUTPUT_BUCKETS];
+        for (to, w) in output_weights
+            .iter_mut()
+            .flatten()
+            .zip(&self.output_weights)
+        {
             *to = q(*w, QB);
+        }
+        let mut output_bias = [0i32; OUTPUT_BUCKETS];
+        for (to, b) in output_bias.iter_mut().zip(&self.output_bias) {
+            *to = (b * (QA * QB) as f32).round() as i32;
         }
         Network {
             feature_weights,
             feature_bias,
             output_weights,
-            output_bias: (self.output_bias * (QA * QB) as f32).round() as i32,
+            output_bias,
             residual: self.residual,
         }
     }
 }
 
-/// The hidden units a network file holds (at most [`HIDDEN`]; fewer for a narrower network,
-/// whose missing units [`Network::from_bytes`] leaves zero), from its header and length.
-pub fn file_hidden_units(bytes: &[u8]) -> Result<usize, NetError> {
-    match bytes.get(..8) {
-        Some(magic) if magic == MAGIC || magic == MAGIC_RESIDUAL => {}
+/// Reads a file's header and checks the file's length against it.
+fn header(bytes: &[u8]) -> Result<Header, NetError> {
+    let (residual, with_bucket_count) = match bytes.get(..8) {
+        Some(m) if m == MAGIC => (false, true),
+        Some(m) if m == MAGIC_RESIDUAL => (true, true),
+        Some(m) if m == MAGIC_V1 => (false, false),
+        Some(m) if m == MAGIC_RESIDUAL_V1 => (true, false),
         _ => return Err(NetError::Magic),
-    }
-    if bytes.len() < 16 {
-        return Err(NetError::Length {
-            found: bytes.len(),
-            hidden: HIDDEN,
-            expected: FILE_BYTES,
-        });
+    };
+    let len = if with_bucket_count { 20 } else { 16 };
+    let too_short = || NetError::Length {
+        found: bytes.len(),
+        hidden: HIDDEN,
+        buckets: OUTPUT_BUCKETS,
+        expected: FILE_BYTES,
+    };
+    if bytes.len() < len {
+        return Err(too_short());
     }
     let word =
         |at: usize| u32::from_le_bytes([bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]]);
@@ -188,24 +234,42 @@ pub fn file_hidden_units(bytes: &[u8]) -> Result<usize, NetError> {
     if inputs as usize != INPUTS || hidden == 0 || hidden as usize > HIDDEN {
         return Err(NetError::Shape { inputs, hidden });
     }
-    let width = hidden as usize;
-    if bytes.len() != file_bytes(width) {
+    let buckets = if with_bucket_count { word(16) } else { 1 };
+    if buckets != 1 && buckets as usize != OUTPUT_BUCKETS {
+        return Err(NetError::Buckets { buckets });
+    }
+    let (hidden, buckets) = (hidden as usize, buckets as usize);
+    let expected = file_bytes(hidden, buckets, with_bucket_count);
+    if bytes.len() != expected {
         return Err(NetError::Length {
             found: bytes.len(),
-            hidden: width,
-            expected: file_bytes(width),
+            hidden,
+            buckets,
+            expected,
         });
     }
-    Ok(width)
+    Ok(Header {
+        residual,
+        hidden,
+        buckets,
+        len,
+    })
+}
+
+/// The hidden units a network file holds (at most [`HIDDEN`]; fewer for a narrower network,
+/// whose missing units [`Network::from_bytes`] leaves zero), from its header and length.
+pub fn file_hidden_units(bytes: &[u8]) -> Result<usize, NetError> {
+    header(bytes).map(|h| h.hidden)
 }
 
 impl Network {
     /// Reads a network file.
     pub fn from_bytes(bytes: &[u8]) -> Result<Network, NetError> {
-        let width = file_hidden_units(bytes)?;
-        let residual = &bytes[..8] == MAGIC_RESIDUAL;
-        let expected = file_bytes(width);
-        let mut shorts = bytes[16..expected - 4]
+        let header = header(bytes)?;
+        let width = header.hidden;
+        let bias_bytes = 4 * header.buckets;
+        let (weights, biases) = bytes[header.len..].split_at(bytes.len() - header.len - bias_bytes);
+        let mut shorts = weights
             .chunks_exact(2)
             .map(|b| i16::from_le_bytes([b[0], b[1]]));
         // Each run of `width` weights fills the first units; the rest stay zero.
@@ -217,16 +281,21 @@ impl Network {
         }
         let mut feature_bias = [0i16; HIDDEN];
         fill(&mut feature_bias);
-        let mut output_weights = [0i16; 2 * HIDDEN];
-        let (us, them) = output_weights.split_at_mut(HIDDEN);
-        fill(us);
-        fill(them);
-        let output_bias = i32::from_le_bytes([
-            bytes[expected - 4],
-            bytes[expected - 3],
-            bytes[expected - 2],
-            bytes[expected - 1],
-        ]);
+        let mut output_weights = [[0i16; 2 * HIDDEN]; OUTPUT_BUCKETS];
+        for bucket in output_weights.iter_mut().take(header.buckets) {
+            let (us, them) = bucket.split_at_mut(HIDDEN);
+            fill(us);
+            fill(them);
+        }
+        let mut output_bias = [0i32; OUTPUT_BUCKETS];
+        for (to, b) in output_bias.iter_mut().zip(biases.chunks_exact(4)) {
+            *to = i32::from_le_bytes([b[0], b[1], b[2], b[3]]);
+        }
+        if header.buckets == 1 {
+            // One output layer: every bucket evaluates with it.
+            output_weights = [output_weights[0]; OUTPUT_BUCKETS];
+            output_bias = [output_bias[0]; OUTPUT_BUCKETS];
+        }
         check_weights(
             "feature weight",
             feature_weights.iter().flatten().map(|&w| i64::from(w)),
@@ -239,16 +308,20 @@ impl Network {
         )?;
         check_weights(
             "output weight",
-            output_weights.iter().map(|&w| i64::from(w)),
+            output_weights.iter().flatten().map(|&w| i64::from(w)),
             MAX_OUTPUT_WEIGHT,
         )?;
-        check_weights("output bias", [i64::from(output_bias)], MAX_OUTPUT_BIAS)?;
+        check_weights(
+            "output bias",
+            output_bias.iter().map(|&b| i64::from(b)),
+            MAX_OUTPUT_BIAS,
+        )?;
         Ok(Network {
             feature_weights,
             feature_bias,
             output_weights,
             output_bias,
-            residual,
+            residual: header.residual,
         })
     }
 
@@ -277,9 +350,14 @@ impl Network {
             output_weights: self
                 .output_weights
                 .iter()
+                .flatten()
                 .map(|&w| f32::from(w) / qb)
                 .collect(),
-            output_bias: self.output_bias as f32 / (qa * qb),
+            output_bias: self
+                .output_bias
+                .iter()
+                .map(|&b| b as f32 / (qa * qb))
+                .collect(),
             residual: self.residual,
         }
     }
@@ -288,18 +366,21 @@ impl Network {
     pub fn to_bytes(&self) -> Vec<u8> {
         let mut out = Vec::with_capacity(FILE_BYTES);
         out.extend_from_slice(if self.residual { MAGIC_RESIDUAL } else { MAGIC });
-        out.extend_from_slice(&(INPUTS as u32).to_le_bytes());
-        out.extend_from_slice(&(HIDDEN as u32).to_le_bytes());
+        for word in [INPUTS, HIDDEN, OUTPUT_BUCKETS] {
+            out.extend_from_slice(&(word as u32).to_le_bytes());
+        }
         let shorts = self
             .feature_weights
             .iter()
             .flatten()
             .chain(&self.feature_bias)
-            .chain(&self.output_weights);
+            .chain(self.output_weights.iter().flatten());
         for w in shorts {
             out.extend_from_slice(&w.to_le_bytes());
         }
-        out.extend_from_slice(&self.output_bias.to_le_bytes());
+        for b in &self.output_bias {
+            out.extend_from_slice(&b.to_le_bytes());
+        }
         out
     }
 }
@@ -321,7 +402,9 @@ pub(crate) fn sample(seed: u64) -> FloatNetwork {
     net.output_weights
         .iter_mut()
         .for_each(|w| *w = next() * 10.0);
-    net.output_bias = 0.05;
+    for (bucket, b) in net.output_bias.iter_mut().enumerate() {
+        *b = 0.05 - 0.01 * bucket as f32;
+    }
     net
 }
 
@@ -363,6 +446,7 @@ mod tests {
             Err(NetError::Length {
                 found: FILE_BYTES - 1,
                 hidden: HIDDEN,
+                buckets: OUTPUT_BUCKETS,
                 expected: FILE_BYTES
             })
         );
@@ -385,20 +469,26 @@ mod tests {
                 "network of 768 inputs and 0 hidden units; this engine takes 768 and 1 to {HIDDEN}"
             )
         );
+        let mut three = bytes.clone();
+        three[16..20].copy_from_slice(&3u32.to_le_bytes());
+        assert_eq!(
+            Network::from_bytes(&three).unwrap_err().to_string(),
+            format!("network of 3 output buckets; this engine takes 1 or {OUTPUT_BUCKETS}")
+        );
         let mut narrow = bytes.clone();
         narrow[12..16].copy_from_slice(&(HIDDEN as u32 / 2).to_le_bytes());
         assert_eq!(
             Network::from_bytes(&narrow).unwrap_err().to_string(),
             format!(
-                "network file of {FILE_BYTES} bytes; a 768x{} network has {}",
+                "network file of {FILE_BYTES} bytes; a 768x{} network of {OUTPUT_BUCKETS} output buckets has {}",
                 HIDDEN / 2,
-                file_bytes(HIDDEN / 2)
+                file_bytes(HIDDEN / 2, OUTPUT_BUCKETS, true)
             )
         );
         // Weights beyond the clip, which no trainer writes and which could overflow.
         let set_short = |at: usize, value: i16| {
             let mut b = bytes.clone();
-            b[16 + 2 * at..18 + 2 * at].copy_from_slice(&value.to_le_bytes());
+            b[20 + 2 * at..22 + 2 * at].copy_from_slice(&value.to_le_bytes());
             Network::from_bytes(&b)
         };
         assert_eq!(
@@ -413,37 +503,60 @@ mod tests {
         assert!(set_short(5, -505).is_ok());
         let output = INPUTS * HIDDEN + HIDDEN;
         assert_eq!(
-            set_short(output + 3, -128).unwrap_err().to_string(),
-            "output weight 3 is -128, beyond the accepted ±127"
+            set_short(output + 2 * HIDDEN + 3, -128)
+                .unwrap_err()
+                .to_string(),
+            format!(
+                "output weight {} is -128, beyond the accepted ±127",
+                2 * HIDDEN + 3
+            )
         );
         let mut bias = bytes.clone();
         bias[FILE_BYTES - 4..].copy_from_slice(&i32::MAX.to_le_bytes());
-        assert!(matches!(
+        assert_eq!(
             Network::from_bytes(&bias),
             Err(NetError::Weight {
                 what: "output bias",
-                ..
+                index: OUTPUT_BUCKETS - 1,
+                value: i64::from(i32::MAX),
+                limit: MAX_OUTPUT_BIAS
             })
-        ));
+        );
     }
 
-    /// The file of `net` cut to its first `width` hidden units.
-    fn narrowed_file(net: &Network, width: usize) -> Vec<u8> {
-        let mut out = net.to_bytes()[..8].to_vec();
+    /// The file of `net` cut to its first `width` hidden units, with `buckets` output layers
+    /// (its first ones) in the current format, or its first layer in the first format
+    /// (`None`).
+    fn older_file(net: &Network, width: usize, buckets: Option<usize>) -> Vec<u8> {
+        let magic: &[u8; 8] = match (buckets, net.residual) {
+            (Some(_), false) => MAGIC,
+            (Some(_), true) => MAGIC_RESIDUAL,
+            (None, false) => MAGIC_V1,
+            (None, true) => MAGIC_RESIDUAL_V1,
+        };
+        let mut out = magic.to_vec();
         out.extend_from_slice(&(INPUTS as u32).to_le_bytes());
         out.extend_from_slice(&(width as u32).to_le_bytes());
-        let halves = net.output_weights.split_at(HIDDEN);
+        if let Some(buckets) = buckets {
+            out.extend_from_slice(&(buckets as u32).to_le_bytes());
+        }
+        let layers = buckets.unwrap_or(1);
+        let outputs = net.output_weights[..layers].iter().flat_map(|bucket| {
+            let (us, them) = bucket.split_at(HIDDEN);
+            us[..width].iter().chain(&them[..width])
+        });
         let shorts = net
             .feature_weights
             .iter()
             .flat_map(|row| &row[..width])
             .chain(&net.feature_bias[..width])
-            .chain(&halves.0[..width])
-            .chain(&halves.1[..width]);
+            .chain(outputs);
         for w in shorts {
             out.extend_from_slice(&w.to_le_bytes());
         }
-        out.extend_from_slice(&net.output_bias.to_le_bytes());
+        for b in &net.output_bias[..layers] {
+            out.extend_from_slice(&b.to_le_bytes());
+        }
         out
     }
 
@@ -451,8 +564,8 @@ mod tests {
     fn a_narrower_network_is_read_with_its_missing_units_zero() {
         let net = sample(4).quantise();
         let width = HIDDEN / 2;
-        let bytes = narrowed_file(&net, width);
-        assert_eq!(bytes.len(), file_bytes(width));
+        let bytes = older_file(&net, width, Some(OUTPUT_BUCKETS));
+        assert_eq!(bytes.len(), file_bytes(width, OUTPUT_BUCKETS, true));
         assert_eq!(file_hidden_units(&bytes), Ok(width));
         assert_eq!(file_hidden_units(&net.to_bytes()), Ok(HIDDEN));
         let read = Network::from_bytes(&bytes).unwrap();
@@ -462,17 +575,41 @@ mod tests {
         }
         assert_eq!(read.feature_bias[..width], net.feature_bias[..width]);
         assert!(read.feature_bias[width..].iter().all(|&w| w == 0));
-        for half in 0..2 {
-            let units = &read.output_weights[half * HIDDEN..(half + 1) * HIDDEN];
-            assert_eq!(
-                units[..width],
-                net.output_weights[half * HIDDEN..half * HIDDEN + width]
-            );
-            assert!(units[width..].iter().all(|&w| w == 0));
+        for (bucket, full) in read.output_weights.iter().zip(&net.output_weights) {
+            for half in 0..2 {
+                let units = &bucket[half * HIDDEN..(half + 1) * HIDDEN];
+                assert_eq!(units[..width], full[half * HIDDEN..half * HIDDEN + width]);
+                assert!(units[width..].iter().all(|&w| w == 0));
+            }
         }
         assert_eq!(read.output_bias, net.output_bias);
         // Written back, it is a file of this engine's width that reads the same.
         assert_eq!(Network::from_bytes(&read.to_bytes()), Ok(read));
+    }
+
+    #[test]
+    fn a_network_of_one_output_layer_gives_it_to_every_bucket() {
+        let mut float = sample(5);
+        float.residual = true;
+        let net = float.quantise();
+        assert_ne!(net.output_weights[0], net.output_weights[1]);
+        let v1 = older_file(&net, HIDDEN, None);
+        assert_eq!(&v1[..8], b"ENGNNUR1");
+        assert_eq!(v1.len(), file_bytes(HIDDEN, 1, false));
+        let one = older_file(&net, HIDDEN, Some(1));
+        for bytes in [v1, one] {
+            let read = Network::from_bytes(&bytes).unwrap();
+            assert!(read.is_residual());
+            assert_eq!(read.feature_weights, net.feature_weights);
+            assert!(
+                read.output_weights
+                    .iter()
+                    .all(|w| *w == net.output_weights[0])
+            );
+            assert!(read.output_bias.iter().all(|b| *b == net.output_bias[0]));
+        }
+        // The engine's built-in network, whatever its format, reads.
+        assert!(Network::from_bytes(include_bytes!("../../../nets/default.nnue")).is_ok());
     }
 
     #[test]
@@ -493,10 +630,10 @@ mod tests {
         net.feature_weights[3] = 0.1;
         let q = net.quantise();
         assert_eq!(
-            q.output_weights[0],
+            q.output_weights[0][0],
             (WEIGHT_CLIP * QB as f32).round() as i16
         );
-        assert_eq!(q.output_weights[1], -32);
+        assert_eq!(q.output_weights[0][1], -32);
         assert_eq!(q.feature_weights[0][3], 26);
     }
 }

@@ -6,7 +6,7 @@
 
 use shakmaty::{Board, Color, Move};
 
-use super::{Accumulator, Network};
+use super::{Accumulator, Network, OutputBucket};
 
 /// How the accumulator at a ply relates to the one before it.
 #[derive(Clone, Copy, Debug)]
@@ -63,29 +63,35 @@ impl AccumulatorStack {
         &self.accumulators[ply]
     }
 
-    /// The network's output for the position at `ply` with `stm` to move
-    /// ([`Accumulator::evaluate`] of [`AccumulatorStack::get`]), in one call compiled for
-    /// the CPU.
+    /// The network's output for the position at `ply` with `stm` to move, from the output
+    /// layer of `bucket` ([`Accumulator::evaluate`] of [`AccumulatorStack::get`]), in one
+    /// call compiled for the CPU.
     #[inline]
-    pub fn evaluate(&mut self, net: &Network, ply: usize, stm: Color) -> i32 {
+    pub fn evaluate(&mut self, net: &Network, ply: usize, stm: Color, bucket: OutputBucket) -> i32 {
         #[cfg(target_arch = "x86_64")]
         if crate::cpu::has_avx2() {
             // SAFETY: the CPU has AVX2.
-            return unsafe { self.evaluate_avx2(net, ply, stm) };
+            return unsafe { self.evaluate_avx2(net, ply, stm, bucket) };
         }
-        self.get(net, ply).evaluate(net, stm)
+        self.get(net, ply).evaluate(net, stm, bucket)
     }
 
     /// [`AccumulatorStack::evaluate`] compiled for AVX2: the walk, its updates and the
     /// output in one call.
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2")]
-    fn evaluate_avx2(&mut self, net: &Network, ply: usize, stm: Color) -> i32 {
+    fn evaluate_avx2(
+        &mut self,
+        net: &Network,
+        ply: usize,
+        stm: Color,
+        bucket: OutputBucket,
+    ) -> i32 {
         let ready = self.last_ready(ply);
         if ready < ply {
             self.apply_portable(net, ready, ply);
         }
-        self.accumulators[ply].evaluate_avx2(net, stm)
+        self.accumulators[ply].evaluate_avx2(net, stm, bucket)
     }
 
     /// The last ply at or before `ply` whose accumulator is computed.
@@ -164,9 +170,10 @@ mod tests {
                     let expected = Accumulator::new(&net, child.board());
                     if step % 3 == 0 {
                         // The output straight from the stack brings the line up to date too.
+                        let bucket = OutputBucket::of(child.board());
                         assert_eq!(
-                            stack.evaluate(&net, ply + 1, child.turn()),
-                            expected.evaluate(&net, child.turn())
+                            stack.evaluate(&net, ply + 1, child.turn(), bucket),
+                            expected.evaluate(&net, child.turn(), bucket)
                         );
                     }
                     assert_eq!(*stack.get(&net, ply + 1), expected);
