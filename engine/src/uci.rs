@@ -872,12 +872,11 @@ mod tests {
         std::fs::create_dir_all(&dir).unwrap();
         // Another network of the same shape: the built-in one with every seventh feature
         // weight negated.
-        let mut bytes = include_bytes!("../nets/default.nnue").to_vec();
-        let features = 16..16 + 2 * nnue::INPUTS * nnue::HIDDEN;
-        for pair in bytes[features].chunks_exact_mut(2).step_by(7) {
-            let w = i16::from_le_bytes([pair[0], pair[1]]);
-            pair.copy_from_slice(&(-w).to_le_bytes());
+        let mut float = nnue::embedded().dequantise();
+        for w in float.feature_weights.iter_mut().step_by(7) {
+            *w = -*w;
         }
+        let bytes = float.quantise().to_bytes();
         let other = dir.join("other net.nnue");
         std::fs::write(&other, &bytes).unwrap();
 

@@ -256,12 +256,14 @@ fn bench_measures_the_network_of_eval_file() {
         "the built-in network's file searches the built-in tree"
     );
     // The built-in network with every fifth feature weight negated searches another tree.
-    let mut bytes = std::fs::read(built_in).unwrap();
-    let features = 16..16 + 2 * engine::eval::nnue::INPUTS * engine::eval::nnue::HIDDEN;
-    for pair in bytes[features].chunks_exact_mut(2).step_by(5) {
-        let w = i16::from_le_bytes([pair[0], pair[1]]);
-        pair.copy_from_slice(&(-w).to_le_bytes());
+    let file = std::fs::read(built_in).unwrap();
+    let mut float = engine::eval::nnue::Network::from_bytes(&file)
+        .unwrap()
+        .dequantise();
+    for w in float.feature_weights.iter_mut().step_by(5) {
+        *w = -*w;
     }
+    let bytes = float.quantise().to_bytes();
     let other = std::env::temp_dir().join(format!("bench-evalfile-{}.nnue", std::process::id()));
     std::fs::write(&other, &bytes).unwrap();
     let other_nodes = bench_nodes(&[&format!("evalfile={}", other.display())]);
