@@ -10,8 +10,7 @@
 //!
 //! The output, in centipawns from the side to move's view, is
 //! `(Σ screlu(us)·v_us + Σ screlu(them)·v_them + bias) · SCALE` with the bucket's `v` and
-//! `bias`, where `screlu(x) =
-//! clamp(x, 0, 1)²` of the accumulator for the side to move (`us`) and for the other side.
+//! `bias`, where `screlu(x) = clamp(x, 0, 1)²` of the accumulator for the side to move (`us`) and for the other side.
 //! Integers carry it: the accumulator is scaled by [`QA`], the output weights by [`QB`].
 
 pub mod accumulator;

@@ -28,11 +28,19 @@ const MAGIC_RESIDUAL_V1: &[u8; 8] = b"ENGNNUR1";
 /// Bytes of a network file of this engine's shape.
 pub const FILE_BYTES: usize = file_bytes(HIDDEN, OUTPUT_BUCKETS, true);
 
+/// Bytes of the header: the magic, the inputs, the hidden units and, in the current format
+/// (`with_bucket_count`), the output buckets.
+const fn header_bytes(with_bucket_count: bool) -> usize {
+    if with_bucket_count { 20 } else { 16 }
+}
+
 /// Bytes of a network file of `hidden` units and `buckets` output layers, in the current
 /// format (`with_bucket_count`) or the first.
 const fn file_bytes(hidden: usize, buckets: usize, with_bucket_count: bool) -> usize {
-    let header = if with_bucket_count { 20 } else { 16 };
-    header + 2 * INPUTS * hidden + 2 * hidden + buckets * (2 * 2 * hidden + 4)
+    header_bytes(with_bucket_count)
+        + 2 * INPUTS * hidden
+        + 2 * hidden
+        + buckets * (2 * 2 * hidden + 4)
 }
 
 /// What a file's header says of the network in it.
@@ -218,15 +226,14 @@ fn header(bytes: &[u8]) -> Result<Header, NetError> {
         Some(m) if m == MAGIC_RESIDUAL_V1 => (true, false),
         _ => return Err(NetError::Magic),
     };
-    let len = if with_bucket_count { 20 } else { 16 };
-    let too_short = || NetError::Length {
-        found: bytes.len(),
-        hidden: HIDDEN,
-        buckets: OUTPUT_BUCKETS,
-        expected: FILE_BYTES,
-    };
+    let len = header_bytes(with_bucket_count);
     if bytes.len() < len {
-        return Err(too_short());
+        return Err(NetError::Length {
+            found: bytes.len(),
+            hidden: HIDDEN,
+            buckets: OUTPUT_BUCKETS,
+            expected: FILE_BYTES,
+        });
     }
     let word =
         |at: usize| u32::from_le_bytes([bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]]);
@@ -488,7 +495,8 @@ mod tests {
         // Weights beyond the clip, which no trainer writes and which could overflow.
         let set_short = |at: usize, value: i16| {
             let mut b = bytes.clone();
-            b[20 + 2 * at..22 + 2 * at].copy_from_slice(&value.to_le_bytes());
+            let at = header_bytes(true) + 2 * at;
+            b[at..at + 2].copy_from_slice(&value.to_le_bytes());
             Network::from_bytes(&b)
         };
         assert_eq!(
