@@ -1,5 +1,5 @@
 //! `harness datagen` end to end: same seed, same file; bad options exit with code 2; a killed
-//! run leaves whole lines.
+//! run leaves whole lines, and `--resume` carries it on to the uninterrupted run's file.
 
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
@@ -91,15 +91,20 @@ fn bad_options_are_usage_errors() {
     assert_eq!(output.status.code(), Some(2));
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(stderr.contains("bad.epd:2"), "{stderr}");
+
+    // Nothing to resume: the missing record is named.
+    let output = datagen(&out, &["--positions", "10", "--no-book", "--resume"]);
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("x.progress"), "{stderr}");
 }
 
-#[test]
-fn killed_run_leaves_whole_lines() {
-    let dir = tempfile::tempdir().unwrap();
-    let out = dir.path().join("data.book");
+/// Starts an open-ended run into `out` (no seed: one from the clock) and kills it once it
+/// has written some games.
+fn killed_run(out: &Path) {
     let mut child = harness()
         .arg("--out")
-        .arg(&out)
+        .arg(out)
         .args([
             "--positions",
             "100000000",
@@ -117,12 +122,19 @@ fn killed_run_leaves_whole_lines() {
         .spawn()
         .unwrap();
     let started = Instant::now();
-    while std::fs::metadata(&out).map_or(0, |m| m.len()) < 20_000 {
+    while std::fs::metadata(out).map_or(0, |m| m.len()) < 20_000 {
         assert!(started.elapsed() < Duration::from_secs(60), "no output");
         std::thread::sleep(Duration::from_millis(20));
     }
     child.kill().unwrap();
     child.wait().unwrap();
+}
+
+#[test]
+fn killed_run_leaves_whole_lines() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("data.book");
+    killed_run(&out);
     let text = std::fs::read_to_string(&out).unwrap();
     assert!(text.ends_with('\n'), "partial last line");
     for line in text.lines() {
@@ -130,4 +142,55 @@ fn killed_run_leaves_whole_lines() {
         assert!(["[1.0]", "[0.5]", "[0.0]"].contains(&label), "{line}");
         fen.parse::<shakmaty::fen::Fen>().unwrap();
     }
+}
+
+#[test]
+fn killed_run_resumed_gives_the_uninterrupted_runs_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("data.book");
+    killed_run(&out);
+    let written = std::fs::read_to_string(&out).unwrap().lines().count();
+    let target = (written + 100).to_string();
+    // The same command with --resume (and a target to reach): the seed comes from the record.
+    let resumed = datagen(
+        &out,
+        &[
+            "--positions",
+            &target,
+            "--no-book",
+            "--concurrency",
+            "2",
+            "--resume",
+        ],
+    );
+    assert!(
+        resumed.status.success(),
+        "{}",
+        String::from_utf8_lossy(&resumed.stderr)
+    );
+    let record = std::fs::read_to_string(dir.path().join("data.book.progress")).unwrap();
+    let seed = record
+        .lines()
+        .find_map(|line| line.strip_prefix("seed = "))
+        .unwrap_or_else(|| panic!("no seed in {record}"))
+        .trim_matches('"');
+    let whole = dir.path().join("whole.book");
+    let uninterrupted = datagen(
+        &whole,
+        &[
+            "--positions",
+            &target,
+            "--no-book",
+            "--concurrency",
+            "1",
+            "--seed",
+            seed,
+        ],
+    );
+    assert!(uninterrupted.status.success());
+    assert_eq!(
+        std::fs::read_to_string(&out).unwrap(),
+        std::fs::read_to_string(&whole).unwrap(),
+        "killed and resumed, the file differs from the uninterrupted run's"
+    );
 }

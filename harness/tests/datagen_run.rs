@@ -9,6 +9,7 @@ use std::sync::atomic::AtomicBool;
 use engine::params::Params;
 use engine::search::position_key;
 use harness::book::{Book, BookOrder, BookSpec};
+use harness::datagen::progress::{Progress, progress_path};
 use harness::datagen::writer::OutputFormat;
 use harness::datagen::{DatagenOptions, Flow, SelfPlayConfig, default_rules, generate, selfplay};
 use harness::game::GameResult;
@@ -66,6 +67,8 @@ fn check_run(book: Option<&Book>, seed: u64) {
         positions: wanted,
         format: OutputFormat::Book,
         selfplay: config(seed, 2),
+        book_name: None,
+        resume: false,
     };
     let stop = AtomicBool::new(false);
     let report = generate(&options, book, &stop, |_| {}).unwrap();
@@ -77,7 +80,7 @@ fn check_run(book: Option<&Book>, seed: u64) {
     // first game that kept it.
     let mut first_result: HashMap<u64, GameResult> = HashMap::new();
     let mut games = 0;
-    selfplay::run(&config(seed, 1), book, &AtomicBool::new(false), |game| {
+    selfplay::run(&config(seed, 1), book, 0, &AtomicBool::new(false), |game| {
         for c in &game.positions {
             first_result.entry(c.key).or_insert(game.record.result);
         }
@@ -134,6 +137,8 @@ fn score_format_has_search_scores_from_whites_view() {
         positions: 100,
         format: OutputFormat::Score,
         selfplay: config(3, 1),
+        book_name: None,
+        resume: false,
     };
     generate(&options, None, &AtomicBool::new(false), |_| {}).unwrap();
     let text = std::fs::read_to_string(&out).unwrap();
@@ -216,4 +221,137 @@ fn lopsided_random_lines_are_drawn_again() {
     // When no line passes, the book opening is played without random moves.
     let opening = selfplay::opening_for(0, None, 4, 3, &mut |_| false);
     assert!(opening.moves.is_empty());
+}
+
+/// Options for a score-format run of `positions` into `out`, seed 21, from the start position.
+fn resumable(out: &Path, positions: u64, resume: bool) -> DatagenOptions {
+    DatagenOptions {
+        out: out.to_path_buf(),
+        positions,
+        format: OutputFormat::Score,
+        selfplay: config(21, 2),
+        book_name: None,
+        resume,
+    }
+}
+
+#[test]
+fn a_stopped_run_resumed_ends_as_one_uninterrupted_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let whole = dir.path().join("whole.txt");
+    let full = generate(
+        &resumable(&whole, 400, false),
+        None,
+        &AtomicBool::new(false),
+        |_| {},
+    )
+    .unwrap();
+    assert!(full.games >= 4, "{full:?}");
+
+    let pieces = dir.path().join("pieces.txt");
+    // Stopped (as by Ctrl-C) after two games.
+    let stop = AtomicBool::new(false);
+    let first = generate(&resumable(&pieces, 400, false), None, &stop, |report| {
+        if report.games >= 2 {
+            stop.store(true, std::sync::atomic::Ordering::Relaxed);
+        }
+    })
+    .unwrap();
+    assert_eq!(first.games, 2, "{first:?}");
+    // A game written whose record did not land (a kill between the two writes): its lines
+    // are cut off on resume, and the game played again.
+    let recorded = std::fs::read_to_string(&pieces).unwrap();
+    std::fs::write(
+        &pieces,
+        format!("{recorded}8/8/8/8/8/8/k7/K7 w - - 0 1; 0; 0.5\n"),
+    )
+    .unwrap();
+    // Resumed to a target that the next game passes: that game is cut short, and not
+    // recorded.
+    let target = first.positions + 10;
+    let second = generate(
+        &resumable(&pieces, target, true),
+        None,
+        &AtomicBool::new(false),
+        |_| {},
+    )
+    .unwrap();
+    assert_eq!(second.positions, target);
+    assert_eq!(second.resumed_positions, first.positions);
+    let record = Progress::load(&progress_path(&pieces)).unwrap();
+    assert_eq!(
+        (record.written.games, record.written.positions),
+        (first.games, first.positions),
+        "the cut game was recorded"
+    );
+    // A target below what is written is refused.
+    let lower = generate(
+        &resumable(&pieces, first.positions - 1, true),
+        None,
+        &AtomicBool::new(false),
+        |_| {},
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(lower.contains("below the"), "{lower}");
+    // Resumed to the whole run's target: the cut game is played again whole.
+    let third = generate(
+        &resumable(&pieces, 400, true),
+        None,
+        &AtomicBool::new(false),
+        |_| {},
+    )
+    .unwrap();
+    assert_eq!(
+        std::fs::read_to_string(&pieces).unwrap(),
+        std::fs::read_to_string(&whole).unwrap(),
+        "the resumed file differs from the uninterrupted one"
+    );
+    assert_eq!(
+        (
+            third.games,
+            third.positions,
+            third.duplicates,
+            third.filtered
+        ),
+        (full.games, full.positions, full.duplicates, full.filtered)
+    );
+    assert_eq!(
+        (third.white_wins, third.draws, third.black_wins),
+        (full.white_wins, full.draws, full.black_wins)
+    );
+}
+
+#[test]
+fn resume_refuses_other_settings_and_a_missing_record() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("data.txt");
+    let missing = generate(
+        &resumable(&out, 50, true),
+        None,
+        &AtomicBool::new(false),
+        |_| {},
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(
+        missing.contains("cannot resume") && missing.contains("data.txt.progress"),
+        "{missing}"
+    );
+    generate(
+        &resumable(&out, 50, false),
+        None,
+        &AtomicBool::new(false),
+        |_| {},
+    )
+    .unwrap();
+    let mut other = resumable(&out, 100, true);
+    other.selfplay.nodes = 400;
+    let refused = generate(&other, None, &AtomicBool::new(false), |_| {})
+        .unwrap_err()
+        .to_string();
+    assert!(
+        refused.contains("nodes: recorded 300, given 400"),
+        "{refused}"
+    );
 }

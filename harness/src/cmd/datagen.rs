@@ -20,8 +20,10 @@ use crate::usage_bail;
 openings/balanced-8ply.epd if found, else the start position) plus --random-plies random \
 moves, drawn again while the position after them is lopsided (--max-opening-score). Kept: positions the engine searched, not in check, before any mate score, each replaced \
 by the leaf of its quiescence PV; duplicates (board, side, castling, en passant) removed. Labels are the game result from White's view. \
-Lines are written whole as each game ends, so a stopped run leaves a usable file. \
-Same --seed and settings give the same file, whatever the --concurrency."
+Lines are written whole as each game ends, so a stopped run leaves a usable file, and \
+<out>.progress records the run after every game: the same command with --resume carries a stopped \
+run on (a higher --positions extends a finished one). \
+Same --seed and settings give the same file, whatever the --concurrency or the stops."
 )]
 pub struct DatagenArgs {
     /// Output file (overwritten).
@@ -68,6 +70,10 @@ pub struct DatagenArgs {
     /// No progress bar.
     #[arg(long)]
     pub quiet: bool,
+    /// Carry on the run recorded in `<out>.progress` (same settings; --positions may be
+    /// higher) instead of overwriting --out.
+    #[arg(long)]
+    pub resume: bool,
 }
 
 pub fn run(args: DatagenArgs) -> anyhow::Result<ExitCode> {
@@ -97,11 +103,18 @@ pub fn run(args: DatagenArgs) -> anyhow::Result<ExitCode> {
         }
         None => Params::default(),
     };
-    let seed = args.seed.unwrap_or_else(|| {
-        SystemTime::now()
+    let seed = match args.seed {
+        Some(seed) => seed,
+        // A resumed run keeps the seed it was given or drew.
+        None if args.resume => {
+            datagen::progress::Progress::load(&datagen::progress::progress_path(&args.out))?
+                .run
+                .seed
+        }
+        None => SystemTime::now()
             .duration_since(UNIX_EPOCH)
-            .map_or(0, |d| d.as_nanos() as u64)
-    });
+            .map_or(0, |d| d.as_nanos() as u64),
+    };
 
     let book_path = match (&args.book, args.no_book) {
         (Some(path), _) => Some(path.clone()),
@@ -131,6 +144,8 @@ pub fn run(args: DatagenArgs) -> anyhow::Result<ExitCode> {
     }
 
     let options = DatagenOptions {
+        book_name: book_path.as_ref().map(|path| path.display().to_string()),
+        resume: args.resume,
         out: args.out.clone(),
         positions: args.positions,
         format: args.format,
@@ -151,6 +166,12 @@ pub fn run(args: DatagenArgs) -> anyhow::Result<ExitCode> {
         let stop = Arc::clone(&stop);
         // Fails only if a handler is already installed (e.g. called twice in one process).
         let _ = ctrlc::set_handler(move || stop.store(true, Ordering::Relaxed));
+    }
+    if args.resume {
+        eprintln!(
+            "resuming the run recorded in {}",
+            datagen::progress::progress_path(&args.out).display()
+        );
     }
     let bar = if args.quiet {
         ProgressBar::hidden()
@@ -173,7 +194,8 @@ pub fn run(args: DatagenArgs) -> anyhow::Result<ExitCode> {
     print_report(&report, &args.out);
     if report.positions < args.positions {
         eprintln!(
-            "interrupted: {} of {} positions written",
+            "interrupted: {} of {} positions written; the same command with --resume carries \
+             the run on",
             report.positions, args.positions
         );
         return Ok(ExitCode::from(130));
@@ -184,13 +206,22 @@ pub fn run(args: DatagenArgs) -> anyhow::Result<ExitCode> {
 fn print_report(report: &DatagenReport, out: &Path) {
     let seconds = report.elapsed.as_secs_f64();
     let f = &report.filtered;
+    let new_positions = report.positions - report.resumed_positions;
     println!(
-        "Wrote {} positions from {} games to {} in {:.1} s ({:.0} positions/s)",
+        "Wrote {} positions from {} games to {} in {:.1} s ({:.0} positions/s){}",
         report.positions,
         report.games,
         out.display(),
         seconds,
-        report.positions as f64 / seconds.max(1e-9)
+        new_positions as f64 / seconds.max(1e-9),
+        if report.resumed_positions > 0 {
+            format!(
+                "; {} of them before this resumed run, {new_positions} in it",
+                report.resumed_positions
+            )
+        } else {
+            String::new()
+        }
     );
     println!(
         "Games: {} White wins, {} draws, {} Black wins",

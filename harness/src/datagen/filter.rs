@@ -24,7 +24,7 @@ pub struct Candidate {
 }
 
 /// Why positions were left out, counted per game and summed over a run.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct FilterStats {
     /// Positions the engines searched.
     pub searched: u64,

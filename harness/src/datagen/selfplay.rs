@@ -135,12 +135,13 @@ pub fn opening_for(
     base
 }
 
-/// Plays games 0, 1, 2, ... on `config.concurrency` threads and hands each finished game, in
-/// index order, to `on_game` on the calling thread, until `on_game` says stop or `stop` is set.
-/// Games still running then are abandoned (not handed on).
+/// Plays games `first`, `first + 1`, ... on `config.concurrency` threads and hands each
+/// finished game, in index order, to `on_game` on the calling thread, until `on_game` says stop
+/// or `stop` is set. Games still running then are abandoned (not handed on).
 pub fn run(
     config: &SelfPlayConfig,
     book: Option<&Book>,
+    first: u64,
     stop: &AtomicBool,
     mut on_game: impl FnMut(PlayedGame) -> anyhow::Result<Flow>,
 ) -> anyhow::Result<()> {
@@ -149,7 +150,7 @@ pub fn run(
         .num_threads(threads)
         .thread_name(|i| format!("datagen-{i}"))
         .build()?;
-    let next_index = AtomicU64::new(0);
+    let next_index = AtomicU64::new(first);
     let (sender, receiver) = mpsc::channel::<PlayedGame>();
     let mut outcome = Ok(());
     pool.in_place_scope(|scope| {
@@ -161,7 +162,7 @@ pub fn run(
         drop(sender);
         // Games finish out of order; hand them on in index order.
         let mut pending = BTreeMap::new();
-        let mut expected = 0u64;
+        let mut expected = first;
         for game in receiver {
             if stop.load(Ordering::Relaxed) {
                 continue;

@@ -69,6 +69,8 @@ pub struct PositionWriter {
     path: PathBuf,
     format: OutputFormat,
     buffer: String,
+    /// Bytes in the file.
+    bytes: u64,
 }
 
 impl PositionWriter {
@@ -81,7 +83,28 @@ impl PositionWriter {
             path: path.to_path_buf(),
             format,
             buffer: String::new(),
+            bytes: 0,
         })
+    }
+
+    /// Opens `path`, `bytes` long, to write after its end.
+    pub fn append(path: &Path, format: OutputFormat, bytes: u64) -> anyhow::Result<Self> {
+        let file = std::fs::OpenOptions::new()
+            .append(true)
+            .open(path)
+            .map_err(|e| crate::UsageError(format!("cannot write {}: {e}", path.display())))?;
+        Ok(PositionWriter {
+            file,
+            path: path.to_path_buf(),
+            format,
+            buffer: String::new(),
+            bytes,
+        })
+    }
+
+    /// Bytes in the file: those it had when opened and those written since.
+    pub fn bytes(&self) -> u64 {
+        self.bytes
     }
 
     /// Writes `positions`, all labelled `result`, as whole lines in one write, and flushes.
@@ -104,6 +127,8 @@ impl PositionWriter {
         self.file
             .write_all(self.buffer.as_bytes())
             .and_then(|()| self.file.flush())
-            .with_context(|| format!("writing {}", self.path.display()))
+            .with_context(|| format!("writing {}", self.path.display()))?;
+        self.bytes += self.buffer.len() as u64;
+        Ok(())
     }
 }
