@@ -21,7 +21,7 @@ use crate::usage_bail;
 the --engine at --depth or --nodes; its score, turned to White's view, is written with the \
 line's game result as `FEN; score; result`, the format `harness tune --score-weight` reads. \
 Positions the engine scores as mate are left out. The output is the same at any --concurrency; \
-after a stop, --resume carries on where the run stopped (<out>.done holds the count).
+after a stop, --resume carries on where the run stopped (<out>.done holds the counts).
 
 Example: harness relabel --data results/retune14/selfplay.csv --stride 4 \\
   --engine cmd=/usr/games/stockfish --depth 6 --out results/sf/relabelled.csv"

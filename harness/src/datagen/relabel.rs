@@ -9,8 +9,10 @@
 //! Each position is searched from a cleared table (`ucinewgame`), so a line's score depends only
 //! on the position, the engine and the limit, never on which worker searched it or what it
 //! searched before: the output is the same at any concurrency. After each batch the number of
-//! input positions settled so far goes to `<out>.done`, so a stopped run resumes exactly where it
-//! stopped (positions left out for a mate score leave no line to count).
+//! input positions settled so far and the output's line count then go to `<out>.done`, so a
+//! stopped run resumes exactly where it stopped (positions left out for a mate score leave no
+//! line to count), and lines written after the record (a kill between the two writes) are cut
+//! off on resume rather than written twice.
 
 use std::fs::{File, OpenOptions};
 use std::io::{BufRead, BufReader, Write};
@@ -92,9 +94,13 @@ pub fn relabel(
     // Selected positions already settled (written or left out) by the run being resumed.
     let done_path = done_path(&spec.out);
     let skip = if spec.resume && spec.out.exists() {
-        let settled = read_done(&done_path)?;
+        let (settled, lines) = read_done(&done_path)?;
         report.resumed = settled;
-        report.held = count_lines(&spec.out)?;
+        report.held = match lines {
+            Some(lines) => cut_to_lines(&spec.out, lines)?,
+            // A record of an older build: the count alone.
+            None => count_lines(&spec.out)?,
+        };
         settled
     } else {
         0
@@ -225,7 +231,11 @@ impl Batches<'_> {
             .write_all(self.lines.as_bytes())
             .and_then(|()| self.out.flush())
             .with_context(|| format!("writing {}", path.display()))?;
-        write_done(&self.done_path, self.selected)
+        write_done(
+            &self.done_path,
+            self.selected,
+            self.report.held + self.report.written,
+        )
     }
 
     /// Every position's outcome, the engines taking the next unscored one in turn; `None` when
@@ -305,30 +315,70 @@ pub fn done_path(out: &Path) -> PathBuf {
     PathBuf::from(name)
 }
 
-fn read_done(path: &Path) -> anyhow::Result<u64> {
+/// `<out>.done`'s settled count and, when it records it, the output's line count then.
+fn read_done(path: &Path) -> anyhow::Result<(u64, Option<u64>)> {
     let text = std::fs::read_to_string(path).map_err(|e| {
         UsageError(format!(
             "cannot resume: {} ({e}); it records where the run stopped",
             path.display()
         ))
     })?;
-    text.trim().parse().map_err(|_| {
-        UsageError(format!(
-            "{}:1: '{}' is not a count of positions",
+    let mut fields = text.split_whitespace().map(str::parse::<u64>);
+    match (fields.next(), fields.next(), fields.next()) {
+        (Some(Ok(settled)), None, None) => Ok((settled, None)),
+        (Some(Ok(settled)), Some(Ok(lines)), None) => Ok((settled, Some(lines))),
+        _ => Err(UsageError(format!(
+            "{}:1: '{}' is not a count of positions and one of lines",
             path.display(),
             text.trim()
         ))
-        .into()
-    })
+        .into()),
+    }
 }
 
-/// Written to a temporary file and renamed, so a crash leaves the old count or the new one.
-fn write_done(path: &Path, settled: u64) -> anyhow::Result<()> {
+/// Written to a temporary file and renamed, so a crash leaves the old record or the new one:
+/// `settled` input positions, `lines` output lines.
+fn write_done(path: &Path, settled: u64, lines: u64) -> anyhow::Result<()> {
     let mut temporary = path.as_os_str().to_owned();
     temporary.push(".tmp");
-    std::fs::write(&temporary, format!("{settled}\n"))
+    std::fs::write(&temporary, format!("{settled} {lines}\n"))
         .and_then(|()| std::fs::rename(&temporary, path))
         .with_context(|| format!("writing {}", path.display()))
+}
+
+/// Cuts `path` after its first `lines` lines (lines written after the record was made) and
+/// returns `lines`; a file with fewer lines than its record is not this run's.
+fn cut_to_lines(path: &Path, lines: u64) -> anyhow::Result<u64> {
+    let file = File::open(path).with_context(|| format!("reading {}", path.display()))?;
+    let mut reader = BufReader::new(file);
+    let (mut bytes, mut buffer) = (0u64, Vec::new());
+    for _ in 0..lines {
+        buffer.clear();
+        let read = reader
+            .read_until(b'\n', &mut buffer)
+            .with_context(|| format!("reading {}", path.display()))?;
+        if read == 0 || buffer.last() != Some(&b'\n') {
+            return Err(UsageError(format!(
+                "cannot resume: {} has fewer whole lines than the {lines} its .done file \
+                 records: not this run's output",
+                path.display()
+            ))
+            .into());
+        }
+        bytes += read as u64;
+    }
+    let more = !reader
+        .fill_buf()
+        .with_context(|| format!("reading {}", path.display()))?
+        .is_empty();
+    if more {
+        OpenOptions::new()
+            .write(true)
+            .open(path)
+            .and_then(|file| file.set_len(bytes))
+            .with_context(|| format!("cutting {} back to {lines} lines", path.display()))?;
+    }
+    Ok(lines)
 }
 
 /// Lines in a file (a resumed output: every line is whole, as batches are written whole).
