@@ -278,8 +278,9 @@ impl Worker<'_> {
     #[inline(always)]
     pub(crate) fn set_child(&mut self, ply: usize, pos: &Chess, m: Move, child_key: u64) {
         self.keys.set(ply + 1, child_key);
-        if self.evaluator.network().is_some() {
-            self.accumulators.set_child(ply, pos.turn(), m);
+        if let Some(net) = self.evaluator.network() {
+            self.accumulators
+                .set_child(net, ply, pos.board(), pos.turn(), m);
         }
         if self.keeps_piece_squares() {
             self.piece_squares[ply + 1] =

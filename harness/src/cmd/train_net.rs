@@ -12,7 +12,7 @@ use crate::nnue::{self, TrainSpec};
 
 #[derive(Debug, clap::Args)]
 #[command(
-    after_help = "The network: 768 piece-square inputs per side, 128 hidden units \
+    after_help = "The network: 768 piece-square inputs per side (with --king-buckets, one set of them for each of 4 regions of that side's king), 128 hidden units \
 (squared clipped ReLU), one output from one of 8 output layers chosen by the number of pieces on the board; the file is the engine's quantised format (a network of one output layer, given to --init, gives it to every bucket). Each position's \
 target is `wdl · result + (1 − wdl) · sigmoid(score / 400)` from the side to move's view, \
 the loss the mean squared difference to `sigmoid(eval / 400)`. Adam on mini-batches; the \
@@ -55,6 +55,12 @@ pub struct TrainNetArgs {
     /// misses. The file says so; the engine's `nnue` switch adds it.
     #[arg(long)]
     pub residual: bool,
+    /// Give the network king buckets: each side reads one of 4 sets of inputs by where its
+    /// king stands (castled long, centre, castled short on the first two ranks; beyond them).
+    /// From --init, every set starts as a copy of the network's one, so training starts from
+    /// its evaluation; a network with king buckets keeps them without this flag.
+    #[arg(long)]
+    pub king_buckets: bool,
     /// Centipawns added to the output of the network written (after each epoch; training
     /// goes on without it): e.g. -76.5 takes out of a residual network the constant bonus
     /// for the side to move that Stockfish's scores of our self-play carry (`check-net`
@@ -100,6 +106,7 @@ pub fn spec(args: TrainNetArgs) -> anyhow::Result<TrainSpec> {
     spec.limit = targets.limit;
     spec.init = args.init;
     spec.residual = args.residual;
+    spec.king_buckets = args.king_buckets;
     spec.output_shift = args.output_shift;
     spec.validation = args.validation;
     spec.seed = args.seed;

@@ -2,7 +2,8 @@
 //! pass, the loss and its gradient for one position, and the Adam optimiser.
 //!
 //! For perspective `p` in `[side to move, other side]` (half 0 and 1) the hidden layer is
-//! `h_p = feature_bias + Σ_pieces feature_weights[feature(p, piece, square)]`; the output is
+//! `h_p = feature_bias + Σ_pieces feature_weights[input_row(k_p, p, piece, square)]`, `k_p` the
+//! king bucket of `p`'s king (0 without king buckets); the output is
 //! `out = output_bias[b] + Σ_half Σ_i screlu(h_half[i]) · output_weights[b][half · HIDDEN + i]`
 //! with `screlu(x) = clamp(x, 0, 1)²` and `b` the position's output bucket (by its number of
 //! pieces, [`OutputBucket`]), and `out · SCALE` centipawns for the side to move.
@@ -14,8 +15,11 @@
 //! ±limit before `base` is added, exactly as the search does, and a position whose output
 //! lies beyond it teaches nothing (its gradient is 0).
 
-use engine::eval::nnue::{FloatNetwork, HIDDEN, OutputBucket, SCALE, WEIGHT_CLIP, feature};
+use engine::eval::nnue::{
+    FloatNetwork, HIDDEN, INPUTS, OutputBucket, SCALE, WEIGHT_CLIP, input_row, king_bucket,
+};
 use rand::{Rng, RngExt};
+use shakmaty::{Color, Role};
 
 use super::data::PackedPosition;
 
@@ -81,14 +85,28 @@ fn bucket_start(bucket: OutputBucket) -> usize {
 }
 
 impl Features {
+    /// The rows `position` sets in a network with king buckets (`king_bucketed`) or without.
     #[inline]
-    pub fn of(position: &PackedPosition) -> Features {
+    pub fn of(position: &PackedPosition, king_bucketed: bool) -> Features {
         let stm = position.turn();
+        let bucket = |perspective: Color| {
+            position
+                .pieces()
+                .find(|(_, piece)| piece.role == Role::King && piece.color == perspective)
+                .map_or(0, |(square, _)| {
+                    king_bucket(king_bucketed, perspective, square)
+                })
+        };
+        let buckets = if king_bucketed {
+            [bucket(stm), bucket(!stm)]
+        } else {
+            [0, 0]
+        };
         let mut rows = [[0u16; 32]; 2];
         let mut len = 0;
         for (square, piece) in position.pieces() {
-            rows[0][len] = feature(stm, piece, square) as u16;
-            rows[1][len] = feature(!stm, piece, square) as u16;
+            rows[0][len] = input_row(buckets[0], stm, piece, square) as u16;
+            rows[1][len] = input_row(buckets[1], !stm, piece, square) as u16;
             len += 1;
         }
         Features { rows, len }
@@ -166,14 +184,14 @@ fn output(net: &FloatNetwork, h: &[[f32; HIDDEN]; 2], bucket: OutputBucket) -> f
 
 /// The float network's evaluation in centipawns from the side to move's view.
 pub fn eval_cp(net: &FloatNetwork, position: &PackedPosition) -> f32 {
-    let features = Features::of(position);
+    let features = Features::of(position, net.king_bucketed);
     output(net, &hidden(net, &features), features.bucket()) * SCALE as f32
 }
 
 /// The loss of one position.
 pub fn loss(net: &FloatNetwork, position: &PackedPosition, objective: &Objective) -> f32 {
     let limit = objective.limit_out();
-    let features = Features::of(position);
+    let features = Features::of(position, net.king_bucketed);
     let out = output(net, &hidden(net, &features), features.bucket()).clamp(-limit, limit);
     let p = sigmoid(logit(out, position));
     let e = p - target(position, objective.wdl);
@@ -189,7 +207,7 @@ pub fn accumulate(
     objective: &Objective,
     grad: &mut FloatNetwork,
 ) -> f32 {
-    let features = Features::of(position);
+    let features = Features::of(position, net.king_bucketed);
     let bucket = features.bucket();
     let h = hidden(net, &features);
     let out = output(net, &h, bucket);
@@ -245,7 +263,8 @@ pub fn init(rng: &mut impl Rng) -> FloatNetwork {
     let mut net = FloatNetwork::zeros();
     let feature_range = 1.0 / 32f32.sqrt();
     let output_range = 1.0 / (HIDDEN as f32).sqrt();
-    for w in &mut net.feature_weights {
+    // One set of inputs (no king buckets; `FloatNetwork::with_king_buckets` copies it).
+    for w in &mut net.feature_weights[..INPUTS * HIDDEN] {
         *w = rng.random_range(-feature_range..feature_range);
     }
     for w in &mut net.output_weights {
@@ -272,11 +291,12 @@ pub fn residual_start(mut random: FloatNetwork) -> FloatNetwork {
 /// network widens without losing what it knows. Returns how many units it gave weights.
 pub fn widen(net: &mut FloatNetwork, width: usize, random: &FloatNetwork) -> usize {
     let width = width.min(HIDDEN);
-    for (row, random_row) in net
-        .feature_weights
-        .chunks_exact_mut(HIDDEN)
-        .zip(random.feature_weights.chunks_exact(HIDDEN))
-    {
+    // Every king bucket's rows from the one set of `random`.
+    for (row, random_row) in net.feature_weights.chunks_exact_mut(HIDDEN).zip(
+        random.feature_weights[..INPUTS * HIDDEN]
+            .chunks_exact(HIDDEN)
+            .cycle(),
+    ) {
         row[width..].copy_from_slice(&random_row[width..]);
     }
     HIDDEN - width
@@ -295,8 +315,9 @@ const EPSILON: f32 = 1e-8;
 
 /// The parameter groups of a network (and of a gradient of the same shape), in one order.
 pub fn groups(net: &mut FloatNetwork) -> [&mut [f32]; 4] {
+    let in_use = net.feature_weights_in_use();
     [
-        &mut net.feature_weights,
+        &mut net.feature_weights[..in_use],
         &mut net.feature_bias,
         &mut net.output_weights,
         &mut net.output_bias,
@@ -306,24 +327,23 @@ pub fn groups(net: &mut FloatNetwork) -> [&mut [f32]; 4] {
 /// [`groups`], to read.
 pub fn groups_ref(net: &FloatNetwork) -> [&[f32]; 4] {
     [
-        &net.feature_weights,
+        &net.feature_weights[..net.feature_weights_in_use()],
         &net.feature_bias,
         &net.output_weights,
         &net.output_bias,
     ]
 }
 
-impl Default for Adam {
-    fn default() -> Self {
+impl Adam {
+    /// Adam's state for a network of `net`'s shape.
+    pub fn for_network(net: &FloatNetwork) -> Self {
         Adam {
-            m: FloatNetwork::zeros(),
-            v: FloatNetwork::zeros(),
+            m: net.zeros_like(),
+            v: net.zeros_like(),
             steps: 0,
         }
     }
-}
 
-impl Adam {
     /// One step of size `lr` along `grad · grad_scale` (the gradient of the mean loss), then
     /// every parameter clipped to `±WEIGHT_CLIP` so that the network quantises exactly.
     pub fn step(&mut self, net: &mut FloatNetwork, grad: &FloatNetwork, grad_scale: f32, lr: f32) {
@@ -375,7 +395,7 @@ mod tests {
 
     use super::*;
     use crate::nnue::data::parse_line;
-    use engine::eval::nnue::OUTPUT_BUCKETS;
+    use engine::eval::nnue::{OUTPUT_BUCKETS, feature};
 
     const LINES: [&str; 4] = [
         "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1; 45; 1.0",
@@ -429,6 +449,7 @@ mod tests {
         for p in positions {
             let cp = raw_cp_f64(
                 p,
+                net.king_bucketed,
                 (
                     &feature_weights,
                     &feature_bias,
@@ -445,9 +466,36 @@ mod tests {
         total / positions.len() as f64
     }
 
+    /// The first input row `perspective` reads: its king bucket's (0 without king buckets),
+    /// the bucket written out apart from the engine's layout.
+    fn first_row(p: &PackedPosition, perspective: Color, king_bucketed: bool) -> usize {
+        let (king, _) = p
+            .pieces()
+            .find(|(_, piece)| piece.role == Role::King && piece.color == perspective)
+            .expect("a king");
+        let relative = if perspective == Color::White {
+            king
+        } else {
+            king.flip_vertical()
+        };
+        let bucket = match (
+            king_bucketed,
+            relative.rank() as u32,
+            relative.file() as u32,
+        ) {
+            (false, ..) => 0,
+            (true, 0 | 1, 0..=2) => 0,
+            (true, 0 | 1, 3 | 4) => 1,
+            (true, 0 | 1, _) => 2,
+            (true, ..) => 3,
+        };
+        bucket * INPUTS
+    }
+
     /// The network's output in centipawns, summed over the board in f64.
     fn raw_cp_f64(
         p: &PackedPosition,
+        king_bucketed: bool,
         (feature_weights, feature_bias, output_weights, output_bias): (
             &[f64],
             &[f64],
@@ -460,9 +508,10 @@ mod tests {
         let output_weights = &output_weights[bucket * 2 * HIDDEN..(bucket + 1) * 2 * HIDDEN];
         let mut out = output_bias[bucket];
         for (half, perspective) in [stm, !stm].into_iter().enumerate() {
+            let first = first_row(p, perspective, king_bucketed);
             let mut h = feature_bias.to_vec();
             for (square, piece) in p.pieces() {
-                let r = feature(perspective, piece, square) * HIDDEN;
+                let r = (first + feature(perspective, piece, square)) * HIDDEN;
                 for (h, w) in h.iter_mut().zip(&feature_weights[r..r + HIDDEN]) {
                     *h += w;
                 }
@@ -502,13 +551,13 @@ mod tests {
         positions: &[PackedPosition],
         objective: Objective,
     ) -> usize {
-        let mut grad = FloatNetwork::zeros();
+        let mut grad = net.zeros_like();
         for p in positions {
             accumulate(net, p, &objective, &mut grad);
         }
         let n = positions.len() as f32;
         // Weights to check: every group, including feature rows the positions set.
-        let features = Features::of(&positions[0]);
+        let features = Features::of(&positions[0], net.king_bucketed);
         // The output layers of the first and last positions' buckets, and one of a bucket
         // no position has (its gradient 0).
         let buckets = [&positions[0], &positions[positions.len() - 1]]
@@ -566,6 +615,28 @@ mod tests {
     }
 
     #[test]
+    fn with_king_buckets_the_gradient_matches_finite_differences() {
+        let (net, positions) = gradient_fixture();
+        let mut net = net.with_king_buckets();
+        // Each bucket's inputs apart from the others'.
+        let mut rng = ChaCha8Rng::seed_from_u64(4);
+        for w in &mut net.feature_weights[INPUTS * HIDDEN..] {
+            *w += rng.random_range(-0.05..0.05);
+        }
+        let buckets: std::collections::HashSet<u16> = positions
+            .iter()
+            .flat_map(|p| {
+                let features = Features::of(p, true);
+                [features.half(0)[0], features.half(1)[0]]
+            })
+            .map(|row| row / INPUTS as u16)
+            .collect();
+        assert!(buckets.len() >= 2, "the positions' kings in one bucket");
+        let compared = compare_with_finite_differences(&net, &positions, Objective::unlimited(0.3));
+        assert!(compared >= 15, "only {compared} non-trivial gradients");
+    }
+
+    #[test]
     fn the_gradient_under_a_limit_matches_finite_differences() {
         let (net, positions) = gradient_fixture();
         // A limit between the outputs' magnitudes: some positions within it, some beyond.
@@ -592,15 +663,23 @@ mod tests {
     fn the_forward_pass_is_the_engines_model() {
         // The same sum written out over the board, as the engine's tests compute it.
         let mut rng = ChaCha8Rng::seed_from_u64(9);
-        let net = init(&mut rng);
-        for p in positions() {
+        let plain = init(&mut rng);
+        let mut bucketed = plain.clone().with_king_buckets();
+        for w in &mut bucketed.feature_weights[INPUTS * HIDDEN..] {
+            *w += rng.random_range(-0.05..0.05);
+        }
+        for (net, p) in [plain, bucketed]
+            .iter()
+            .flat_map(|net| positions().into_iter().map(move |p| (net, p)))
+        {
             let stm = p.turn();
             let bucket = OutputBucket::for_pieces(p.pieces().count());
             let mut total = net.output_bias[bucket.index()];
             for (half, perspective) in [stm, !stm].into_iter().enumerate() {
+                let first = first_row(&p, perspective, net.king_bucketed);
                 let mut h = net.feature_bias.clone();
                 for (square, piece) in p.pieces() {
-                    let r = feature(perspective, piece, square) * HIDDEN;
+                    let r = (first + feature(perspective, piece, square)) * HIDDEN;
                     for (h, w) in h.iter_mut().zip(&net.feature_weights[r..r + HIDDEN]) {
                         *h += w;
                     }
@@ -611,7 +690,7 @@ mod tests {
                 }
             }
             let expected = total * SCALE as f32;
-            let got = eval_cp(&net, &p);
+            let got = eval_cp(net, &p);
             assert!((expected - got).abs() < 1e-3, "{expected} vs {got}");
         }
     }

@@ -67,6 +67,8 @@ pub struct TrainSpec {
     /// A residual network: its output is added to the hand-written evaluation (at the
     /// default weights), so it learns what that evaluation misses.
     pub residual: bool,
+    /// Give the network king buckets (a network started from that has them keeps them).
+    pub king_buckets: bool,
     /// Share of the positions held out for validation.
     pub validation: f64,
     pub seed: u64,
@@ -96,6 +98,7 @@ impl TrainSpec {
             init: None,
             output_shift: 0.0,
             residual: false,
+            king_buckets: false,
             validation: DEFAULT_VALIDATION,
             seed: 1,
             threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
@@ -331,6 +334,9 @@ fn run(spec: &TrainSpec, progress: &mut dyn FnMut(Progress<'_>)) -> anyhow::Resu
         None if spec.residual => model::residual_start(random),
         None => random,
     };
+    if spec.king_buckets {
+        net = net.with_king_buckets();
+    }
 
     let mut order: Vec<u32> = (0..positions.len() as u32).collect();
     order.shuffle(&mut rng);
@@ -369,8 +375,8 @@ fn run(spec: &TrainSpec, progress: &mut dyn FnMut(Progress<'_>)) -> anyhow::Resu
     let steps_per_epoch = train_order.len().div_ceil(spec.batch_size);
     let total_steps = steps_per_epoch * spec.epochs;
     let chunk = chunk_size(spec.batch_size);
-    let mut buffers = Gradients::new(spec.batch_size.div_ceil(chunk));
-    let mut adam = Adam::default();
+    let mut buffers = Gradients::new(spec.batch_size.div_ceil(chunk), &net);
+    let mut adam = Adam::for_network(&net);
     let mut step = 0usize;
     let mut epochs = Vec::with_capacity(spec.epochs);
     for epoch in 1..=spec.epochs {
@@ -457,10 +463,11 @@ struct Gradients {
 }
 
 impl Gradients {
-    fn new(chunks: usize) -> Gradients {
+    /// Buffers for `chunks` chunks of a network of `net`'s shape.
+    fn new(chunks: usize, net: &FloatNetwork) -> Gradients {
         Gradients {
-            chunks: (0..chunks).map(|_| FloatNetwork::zeros()).collect(),
-            total: FloatNetwork::zeros(),
+            chunks: (0..chunks).map(|_| net.zeros_like()).collect(),
+            total: net.zeros_like(),
         }
     }
 

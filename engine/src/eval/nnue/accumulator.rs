@@ -4,19 +4,25 @@
 
 use shakmaty::{Board, CastlingSide, Color, Move, Piece, Role, Square};
 
-use super::{HIDDEN, INPUTS, Network, OutputBucket, QA, QB, SCALE, feature};
+use super::{
+    FEATURE_ROWS, HIDDEN, INPUTS, Network, OutputBucket, QA, QB, SCALE, feature, input_row,
+};
 
-/// `[perspective]` (indexed by `Color as usize`): the hidden units' inputs, scaled by `QA`.
+/// `[perspective]` (indexed by `Color as usize`): the hidden units' inputs, scaled by `QA`, and
+/// the first row of the inputs that perspective reads (its king bucket's).
 #[derive(Clone, Copy, PartialEq, Eq)]
 #[repr(C, align(64))]
 pub struct Accumulator {
     values: [[i16; HIDDEN]; 2],
+    /// `[perspective]`: king bucket · [`INPUTS`].
+    first_rows: [u16; 2],
 }
 
 impl Default for Accumulator {
     fn default() -> Self {
         Accumulator {
             values: [[0; HIDDEN]; 2],
+            first_rows: [0; 2],
         }
     }
 }
@@ -35,33 +41,103 @@ impl std::fmt::Debug for Accumulator {
 /// A piece and where it is, as a move adds or removes it.
 type Placed = (Piece, Square);
 
-/// The inputs that `piece` on `square` sets, `[perspective]` (indexed by `Color as usize`):
-/// [`feature`] for both sides at once.
+/// The rows that `piece` on `square` adds, `[perspective]` (indexed by `Color as usize`),
+/// each perspective's king bucket starting at `first_rows`: [`input_row`] for both sides at
+/// once.
 #[inline(always)]
-fn features((piece, square): Placed) -> [usize; 2] {
+fn features((piece, square): Placed, first_rows: [u16; 2]) -> [usize; 2] {
     // As the piece's own side sees it, then as the other side does (flipped).
     let own = (piece.role as usize - 1) * 64 + usize::from(square);
     let flipped = own ^ 56;
     let white = usize::from(piece.color == Color::White);
-    let both = [flipped + 384 * white, own + 384 * (1 - white)];
-    debug_assert_eq!(
-        both[Color::Black as usize],
-        feature(Color::Black, piece, square)
-    );
-    debug_assert_eq!(
-        both[Color::White as usize],
-        feature(Color::White, piece, square)
-    );
+    let both = [
+        flipped + 384 * white + usize::from(first_rows[Color::Black as usize]),
+        own + 384 * (1 - white) + usize::from(first_rows[Color::White as usize]),
+    ];
+    for perspective in Color::ALL {
+        debug_assert_eq!(
+            both[perspective as usize],
+            input_row(
+                usize::from(first_rows[perspective as usize]) / INPUTS,
+                perspective,
+                piece,
+                square
+            )
+        );
+    }
     both
 }
 
-/// The feature weights of input `feature`, one of [`features`]'s.
+/// The feature weights of row `row`, one of [`features`]'s.
 #[inline(always)]
-fn row(net: &Network, feature: usize) -> &[i16; HIDDEN] {
-    debug_assert!(feature < INPUTS);
+fn row(net: &Network, row: usize) -> &[i16; HIDDEN] {
+    debug_assert!(row < FEATURE_ROWS);
     // SAFETY: `features` gives an index below 6 · 64 = 384 (a role's below 6, a square's
-    // below 64), plus 384 or not: below INPUTS = 768.
-    unsafe { net.feature_weights.get_unchecked(feature) }
+    // below 64), plus 384 or not, plus a king bucket's first row (at most (KING_BUCKETS − 1)
+    // · INPUTS, from `first_rows`): below FEATURE_ROWS, the rows every network holds.
+    unsafe { net.feature_weights.get_unchecked(row) }
+}
+
+/// The first row of the inputs `perspective` reads on `board`: its king bucket's.
+#[inline]
+fn first_row(net: &Network, board: &Board, perspective: Color) -> u16 {
+    let bucket = board
+        .king_of(perspective)
+        .map_or(0, |king| net.king_bucket(perspective, king));
+    (bucket * INPUTS) as u16
+}
+
+/// The board after `us` plays the king move (or castling) `m` on `board`.
+pub(super) fn board_after_king_move(board: &Board, us: Color, m: Move) -> Board {
+    let mut after = board.clone();
+    let king = Piece {
+        color: us,
+        role: Role::King,
+    };
+    match m {
+        Move::Castle { king: from, rook } => {
+            let side = if rook > from {
+                CastlingSide::KingSide
+            } else {
+                CastlingSide::QueenSide
+            };
+            after.discard_piece_at(from);
+            after.discard_piece_at(rook);
+            after.set_piece_at(side.king_to(us), king);
+            after.set_piece_at(
+                side.rook_to(us),
+                Piece {
+                    color: us,
+                    role: Role::Rook,
+                },
+            );
+        }
+        m => {
+            if let Some(from) = m.from() {
+                after.discard_piece_at(from);
+            }
+            after.set_piece_at(m.to(), king);
+        }
+    }
+    after
+}
+
+/// Where the king of `us` stands after `us` plays `m`, if `m` moves it.
+#[inline(always)]
+fn king_to(us: Color, m: Move) -> Option<Square> {
+    match m {
+        Move::Normal {
+            role: Role::King,
+            to,
+            ..
+        } => Some(to),
+        Move::Castle { king, rook } => Some(if rook > king {
+            CastlingSide::KingSide.king_to(us)
+        } else {
+            CastlingSide::QueenSide.king_to(us)
+        }),
+        _ => None,
+    }
 }
 
 impl Accumulator {
@@ -69,20 +145,60 @@ impl Accumulator {
     pub fn new(net: &Network, board: &Board) -> Self {
         let mut acc = Accumulator {
             values: [net.feature_bias; 2],
+            first_rows: [0; 2],
         };
-        for (square, piece) in board {
-            for perspective in Color::ALL {
-                let row = &net.feature_weights[feature(perspective, piece, square)];
-                for (v, w) in acc.values[perspective as usize].iter_mut().zip(row) {
-                    *v += w;
-                }
-            }
+        for perspective in Color::ALL {
+            acc.refresh(net, board, perspective);
         }
         acc
     }
 
+    /// Recomputes `perspective`'s half from `board`.
+    fn refresh(&mut self, net: &Network, board: &Board, perspective: Color) {
+        let first = first_row(net, board, perspective);
+        let values = &mut self.values[perspective as usize];
+        *values = net.feature_bias;
+        for (square, piece) in board {
+            let row =
+                &net.feature_weights[usize::from(first) + feature(perspective, piece, square)];
+            for (v, w) in values.iter_mut().zip(row) {
+                *v += w;
+            }
+        }
+        self.first_rows[perspective as usize] = first;
+    }
+
+    /// Whether the child after `us` plays `m` needs its `us` half recomputed from its board
+    /// ([`Accumulator::after_refreshing`]) rather than updated ([`Accumulator::after`]): the
+    /// move takes the king of `us` to another king bucket.
+    #[inline(always)]
+    pub fn needs_refresh(net: &Network, board: &Board, us: Color, m: Move) -> bool {
+        net.is_king_bucketed()
+            && king_to(us, m).is_some_and(|to| {
+                board
+                    .king_of(us)
+                    .is_some_and(|from| net.king_bucket(us, from) != net.king_bucket(us, to))
+            })
+    }
+
+    /// Writes to `child` the accumulator after `us` plays `m`, a move for which
+    /// [`Accumulator::needs_refresh`] holds, on the board this accumulator is of, `after`
+    /// being the board then: the other side's half updated, the half of `us` recomputed.
+    pub fn after_refreshing(
+        &self,
+        net: &Network,
+        us: Color,
+        m: Move,
+        after: &Board,
+        child: &mut Accumulator,
+    ) {
+        self.after_portable(net, us, m, child);
+        child.refresh(net, after, us);
+    }
+
     /// Writes to `child` the accumulator after `us` plays the legal move `m` on the board
-    /// this accumulator is of.
+    /// this accumulator is of, a move that keeps each king in its bucket (else
+    /// [`Accumulator::after_refreshing`]).
     #[inline]
     pub fn after(&self, net: &Network, us: Color, m: Move, child: &mut Accumulator) {
         #[cfg(target_arch = "x86_64")]
@@ -185,7 +301,10 @@ impl Accumulator {
         added: [Placed; A],
         removed: [Placed; R],
     ) {
-        let (added, removed) = (added.map(features), removed.map(features));
+        let first_rows = self.first_rows;
+        let added = added.map(|placed| features(placed, first_rows));
+        let removed = removed.map(|placed| features(placed, first_rows));
+        child.first_rows = first_rows;
         for p in 0..2 {
             let adds = added.map(|f| row(net, f[p]));
             let subs = removed.map(|f| row(net, f[p]));
@@ -288,7 +407,7 @@ mod tests {
 
     use super::*;
     use crate::eval::nnue::FloatNetwork;
-    use crate::eval::nnue::network::sample;
+    use crate::eval::nnue::network::{sample, sample_king_bucketed};
 
     /// The float network's output, computed directly from the board.
     fn float_eval(net: &FloatNetwork, pos: &Chess) -> f32 {
@@ -330,9 +449,16 @@ mod tests {
         }
         for m in pos.legal_moves() {
             let mut child_acc = Accumulator::default();
-            acc.after(net, pos.turn(), m, &mut child_acc);
             let mut child = pos.clone();
             child.play_unchecked(m);
+            let us = pos.turn();
+            if Accumulator::needs_refresh(net, pos.board(), us, m) {
+                let after = board_after_king_move(pos.board(), us, m);
+                assert_eq!(&after, child.board(), "{m:?} in {pos:?}");
+                acc.after_refreshing(net, us, m, &after, &mut child_acc);
+            } else {
+                acc.after(net, us, m, &mut child_acc);
+            }
             walk(net, &child, &child_acc, depth - 1);
         }
     }
@@ -359,6 +485,29 @@ mod tests {
             let pos = position(fen);
             walk(&net, &pos, &Accumulator::new(&net, pos.board()), 3);
         }
+    }
+
+    #[test]
+    fn with_king_buckets_updated_and_refreshed_accumulators_equal_recomputed_ones() {
+        let net = sample_king_bucketed(3).quantise();
+        let mut refreshes = 0;
+        for fen in FENS {
+            let pos = position(fen);
+            walk(&net, &pos, &Accumulator::new(&net, pos.board()), 3);
+            refreshes += pos
+                .legal_moves()
+                .iter()
+                .filter(|m| Accumulator::needs_refresh(&net, pos.board(), pos.turn(), **m))
+                .count();
+        }
+        // Castling and king steps across the buckets' borders were among the moves.
+        assert!(refreshes >= 3, "{refreshes}");
+        // Each king bucket reads its own inputs: the same pieces evaluate differently with
+        // the king elsewhere.
+        let short = position("r3k2r/8/8/8/8/8/8/R4RK1 b kq - 1 1");
+        let centre = position("r3k2r/8/8/8/8/8/8/R3KR2 b kq - 1 1");
+        let white = |pos: &Chess| Accumulator::new(&net, pos.board()).values[Color::White as usize];
+        assert_ne!(white(&short), white(&centre));
     }
 
     #[test]

@@ -1,7 +1,8 @@
 //! An efficiently updatable neural network (NNUE) evaluation: 768 piece-square inputs per
-//! perspective, one hidden layer of [`HIDDEN`] units shared by both perspectives, squared
-//! clipped ReLU, and one output from one of [`OUTPUT_BUCKETS`] output layers, chosen by the
-//! number of pieces on the board ([`OutputBucket`]).
+//! perspective (in a king-bucketed network, one set of 768 for each of [`KING_BUCKETS`] regions
+//! of the perspective's own king, [`king_bucket`]), one hidden layer of [`HIDDEN`] units shared
+//! by both perspectives, squared clipped ReLU, and one output from one of [`OUTPUT_BUCKETS`]
+//! output layers, chosen by the number of pieces on the board ([`OutputBucket`]).
 //!
 //! - [`network`]: the quantised weights and their file format, read and written here only.
 //! - [`accumulator`]: the hidden layer's inputs for both perspectives, updated move by move.
@@ -29,6 +30,11 @@ pub use stack::AccumulatorStack;
 
 /// Inputs per perspective: (own, enemy) × six roles × 64 squares.
 pub const INPUTS: usize = 768;
+/// Sets of [`INPUTS`] inputs in a king-bucketed network, one for each region of
+/// [`king_bucket`]; a network without king buckets has one set.
+pub const KING_BUCKETS: usize = 4;
+/// Rows of feature weights a network holds: [`INPUTS`] for each king bucket.
+pub const FEATURE_ROWS: usize = KING_BUCKETS * INPUTS;
 /// Hidden units per perspective.
 pub const HIDDEN: usize = 128;
 /// Output layers, one for each range of piece counts (2–5 pieces, 6–9, …, 30–32).
@@ -64,6 +70,54 @@ pub fn feature(perspective: Color, piece: Piece, square: Square) -> usize {
     };
     let side = usize::from(piece.color != perspective);
     side * 384 + (piece.role as usize - 1) * 64 + square
+}
+
+/// The king bucket of each square of a perspective's own king, as that side sees the board
+/// (rank 1 its back rank): on the first two ranks, castled long (files a–c), in the centre
+/// (d–e) or castled short (f–h); anywhere beyond the second rank, as kings walk in endgames.
+const KING_BUCKET_LAYOUT: [u8; 64] = {
+    let mut layout = [3u8; 64];
+    let mut square = 0;
+    while square < 16 {
+        layout[square] = match square % 8 {
+            0..=2 => 0,
+            3 | 4 => 1,
+            _ => 2,
+        };
+        square += 1;
+    }
+    layout
+};
+
+/// Which set of inputs `perspective` reads with its king on `king`: by [`KING_BUCKET_LAYOUT`]
+/// in a king-bucketed network (`bucketed`), else the one set there is.
+///
+/// ```
+/// use engine::eval::nnue::king_bucket;
+/// use shakmaty::{Color, Square};
+/// // Castled short, each as its side sees the board.
+/// assert_eq!(king_bucket(true, Color::White, Square::G1), king_bucket(true, Color::Black, Square::G8));
+/// assert_ne!(king_bucket(true, Color::White, Square::G1), king_bucket(true, Color::White, Square::C1));
+/// assert_ne!(king_bucket(true, Color::White, Square::E1), king_bucket(true, Color::White, Square::E4));
+/// assert_eq!(king_bucket(false, Color::White, Square::E4), 0);
+/// ```
+#[inline(always)]
+pub fn king_bucket(bucketed: bool, perspective: Color, king: Square) -> usize {
+    if !bucketed {
+        return 0;
+    }
+    let square = match perspective {
+        Color::White => usize::from(king),
+        Color::Black => usize::from(king) ^ 56,
+    };
+    usize::from(KING_BUCKET_LAYOUT[square])
+}
+
+/// The row of feature weights that `piece` on `square` adds for `perspective` whose king is
+/// in `king_bucket`: [`feature`] in that bucket's set.
+#[inline(always)]
+pub fn input_row(king_bucket: usize, perspective: Color, piece: Piece, square: Square) -> usize {
+    king_bucket * INPUTS + feature(perspective, piece, square)
 }
 
 /// Which output layer evaluates a position: one for each four pieces on the board beyond the
