@@ -11,7 +11,9 @@ use engine::search::position_key;
 use harness::book::{Book, BookOrder, BookSpec};
 use harness::datagen::progress::{Progress, progress_path};
 use harness::datagen::writer::OutputFormat;
-use harness::datagen::{DatagenOptions, Flow, SelfPlayConfig, default_rules, generate, selfplay};
+use harness::datagen::{
+    DatagenOptions, DatagenReport, Flow, SelfPlayConfig, default_rules, generate, selfplay,
+};
 use harness::game::GameResult;
 use shakmaty::fen::Fen;
 use shakmaty::{CastlingMode, Chess, Position};
@@ -235,17 +237,21 @@ fn resumable(out: &Path, positions: u64, resume: bool) -> DatagenOptions {
     }
 }
 
-#[test]
-fn a_stopped_run_resumed_ends_as_one_uninterrupted_run() {
-    let dir = tempfile::tempdir().unwrap();
-    let whole = dir.path().join("whole.txt");
-    let full = generate(
-        &resumable(&whole, 400, false),
+/// [`generate`] of [`resumable`] to the end.
+fn run_to(out: &Path, positions: u64, resume: bool) -> anyhow::Result<DatagenReport> {
+    generate(
+        &resumable(out, positions, resume),
         None,
         &AtomicBool::new(false),
         |_| {},
     )
-    .unwrap();
+}
+
+#[test]
+fn a_stopped_run_resumed_ends_as_one_uninterrupted_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let whole = dir.path().join("whole.txt");
+    let full = run_to(&whole, 400, false).unwrap();
     assert!(full.games >= 4, "{full:?}");
 
     let pieces = dir.path().join("pieces.txt");
@@ -269,13 +275,7 @@ fn a_stopped_run_resumed_ends_as_one_uninterrupted_run() {
     // Resumed to a target that the next game passes: that game is cut short, and not
     // recorded.
     let target = first.positions + 10;
-    let second = generate(
-        &resumable(&pieces, target, true),
-        None,
-        &AtomicBool::new(false),
-        |_| {},
-    )
-    .unwrap();
+    let second = run_to(&pieces, target, true).unwrap();
     assert_eq!(second.positions, target);
     assert_eq!(second.resumed_positions, first.positions);
     let record = Progress::load(&progress_path(&pieces)).unwrap();
@@ -285,23 +285,12 @@ fn a_stopped_run_resumed_ends_as_one_uninterrupted_run() {
         "the cut game was recorded"
     );
     // A target below what is written is refused.
-    let lower = generate(
-        &resumable(&pieces, first.positions - 1, true),
-        None,
-        &AtomicBool::new(false),
-        |_| {},
-    )
-    .unwrap_err()
-    .to_string();
+    let lower = run_to(&pieces, first.positions - 1, true)
+        .unwrap_err()
+        .to_string();
     assert!(lower.contains("below the"), "{lower}");
     // Resumed to the whole run's target: the cut game is played again whole.
-    let third = generate(
-        &resumable(&pieces, 400, true),
-        None,
-        &AtomicBool::new(false),
-        |_| {},
-    )
-    .unwrap();
+    let third = run_to(&pieces, 400, true).unwrap();
     assert_eq!(
         std::fs::read_to_string(&pieces).unwrap(),
         std::fs::read_to_string(&whole).unwrap(),
@@ -326,25 +315,12 @@ fn a_stopped_run_resumed_ends_as_one_uninterrupted_run() {
 fn resume_refuses_other_settings_and_a_missing_record() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("data.txt");
-    let missing = generate(
-        &resumable(&out, 50, true),
-        None,
-        &AtomicBool::new(false),
-        |_| {},
-    )
-    .unwrap_err()
-    .to_string();
+    let missing = run_to(&out, 50, true).unwrap_err().to_string();
     assert!(
         missing.contains("cannot resume") && missing.contains("data.txt.progress"),
         "{missing}"
     );
-    generate(
-        &resumable(&out, 50, false),
-        None,
-        &AtomicBool::new(false),
-        |_| {},
-    )
-    .unwrap();
+    run_to(&out, 50, false).unwrap();
     let mut other = resumable(&out, 100, true);
     other.selfplay.nodes = 400;
     let refused = generate(&other, None, &AtomicBool::new(false), |_| {})
