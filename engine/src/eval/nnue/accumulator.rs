@@ -96,11 +96,7 @@ pub(super) fn board_after_king_move(board: &Board, us: Color, m: Move) -> Board 
     };
     match m {
         Move::Castle { king: from, rook } => {
-            let side = if rook > from {
-                CastlingSide::KingSide
-            } else {
-                CastlingSide::QueenSide
-            };
+            let side = castling_side(from, rook);
             after.discard_piece_at(from);
             after.discard_piece_at(rook);
             after.set_piece_at(side.king_to(us), king);
@@ -122,6 +118,16 @@ pub(super) fn board_after_king_move(board: &Board, us: Color, m: Move) -> Board 
     after
 }
 
+/// The side a castling move of the king on `king` with the rook on `rook` castles to.
+#[inline(always)]
+fn castling_side(king: Square, rook: Square) -> CastlingSide {
+    if rook > king {
+        CastlingSide::KingSide
+    } else {
+        CastlingSide::QueenSide
+    }
+}
+
 /// Where the king of `us` stands after `us` plays `m`, if `m` moves it.
 #[inline(always)]
 fn king_to(us: Color, m: Move) -> Option<Square> {
@@ -131,11 +137,7 @@ fn king_to(us: Color, m: Move) -> Option<Square> {
             to,
             ..
         } => Some(to),
-        Move::Castle { king, rook } => Some(if rook > king {
-            CastlingSide::KingSide.king_to(us)
-        } else {
-            CastlingSide::QueenSide.king_to(us)
-        }),
+        Move::Castle { king, rook } => Some(castling_side(king, rook).king_to(us)),
         _ => None,
     }
 }
@@ -272,11 +274,7 @@ impl Accumulator {
                 )
             }
             Move::Castle { king, rook } => {
-                let side = if rook > king {
-                    CastlingSide::KingSide
-                } else {
-                    CastlingSide::QueenSide
-                };
+                let side = castling_side(king, rook);
                 self.update(
                     net,
                     child,
