@@ -4,6 +4,8 @@
 //!   bytes a position.
 //! - [`model`]: the float network's forward pass, loss, sparse gradient, initialisation and
 //!   Adam.
+//! - [`split`]: the validation split, by runs of consecutive positions (a game's lie
+//!   together).
 //! - [`trainer`]: the run: split, shuffled mini-batches in parallel, learning-rate decay, a
 //!   quantised network file after every epoch, the quantisation check at the end.
 //! - [`fit`]: how a network fits labelled positions next to the hand-written evaluation.
@@ -11,6 +13,7 @@
 pub mod data;
 pub mod fit;
 pub mod model;
+pub mod split;
 pub mod trainer;
 
 pub use trainer::{EpochStats, Progress, QuantisationCheck, TrainReport, TrainSpec, train};

@@ -19,6 +19,7 @@ use rayon::prelude::*;
 
 use super::data::{self, LoadReport, PackedPosition, ScoreRule};
 use super::model::{self, Adam, Objective, SIGMOID_CP};
+use super::split;
 
 pub const DEFAULT_EPOCHS: usize = 10;
 pub const DEFAULT_BATCH: usize = 1024;
@@ -69,7 +70,7 @@ pub struct TrainSpec {
     pub residual: bool,
     /// Give the network king buckets (a network started from that has them keeps them).
     pub king_buckets: bool,
-    /// Share of the positions held out for validation.
+    /// Share of the positions held out for validation, in runs ([`super::split::by_runs`]).
     pub validation: f64,
     pub seed: u64,
     pub threads: usize,
@@ -338,21 +339,19 @@ fn run(spec: &TrainSpec, progress: &mut dyn FnMut(Progress<'_>)) -> anyhow::Resu
         net = net.with_king_buckets();
     }
 
-    let mut order: Vec<u32> = (0..positions.len() as u32).collect();
-    order.shuffle(&mut rng);
     let validation_count = if spec.validation > 0.0 && positions.len() >= 2 {
         ((positions.len() as f64 * spec.validation).round() as usize).clamp(1, positions.len() - 1)
     } else {
         0
     };
-    let mut validation_order = order.split_off(order.len() - validation_count);
-    // File order: locality for the evaluation passes.
-    validation_order.sort_unstable();
+    // In runs of consecutive positions (a game's lie together), in file order: locality for
+    // the evaluation passes.
+    let (mut train_order, validation_order) =
+        split::by_runs(positions.len(), validation_count, &mut rng);
     let validation: Vec<PackedPosition> = validation_order
         .iter()
         .map(|&i| positions[i as usize])
         .collect();
-    let mut train_order = order;
     progress(Progress::Loaded {
         load: &load,
         max_score: spec.rule.max_score,
