@@ -251,19 +251,20 @@ fn run_to(out: &Path, positions: u64, resume: bool) -> anyhow::Result<DatagenRep
 fn a_stopped_run_resumed_ends_as_one_uninterrupted_run() {
     let dir = tempfile::tempdir().unwrap();
     let whole = dir.path().join("whole.txt");
-    let full = run_to(&whole, 400, false).unwrap();
-    assert!(full.games >= 4, "{full:?}");
+    let full = run_to(&whole, 600, false).unwrap();
+    assert!(full.games >= 5, "{full:?}");
 
     let pieces = dir.path().join("pieces.txt");
-    // Stopped (as by Ctrl-C) after two games.
+    // Stopped (as by Ctrl-C) after two games; the other worker's game under way then is
+    // finished and written too, so two or three.
     let stop = AtomicBool::new(false);
-    let first = generate(&resumable(&pieces, 400, false), None, &stop, |report| {
+    let first = generate(&resumable(&pieces, 600, false), None, &stop, |report| {
         if report.games >= 2 {
             stop.store(true, std::sync::atomic::Ordering::Relaxed);
         }
     })
     .unwrap();
-    assert_eq!(first.games, 2, "{first:?}");
+    assert!((2..=3).contains(&first.games), "{first:?}");
     // A game written whose record did not land (a kill between the two writes): its lines
     // are cut off on resume, and the game played again.
     let recorded = std::fs::read_to_string(&pieces).unwrap();
@@ -290,7 +291,7 @@ fn a_stopped_run_resumed_ends_as_one_uninterrupted_run() {
         .to_string();
     assert!(lower.contains("below the"), "{lower}");
     // Resumed to the whole run's target: the cut game is played again whole.
-    let third = run_to(&pieces, 400, true).unwrap();
+    let third = run_to(&pieces, 600, true).unwrap();
     assert_eq!(
         std::fs::read_to_string(&pieces).unwrap(),
         std::fs::read_to_string(&whole).unwrap(),
