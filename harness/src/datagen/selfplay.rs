@@ -137,7 +137,8 @@ pub fn opening_for(
 
 /// Plays games `first`, `first + 1`, ... on `config.concurrency` threads and hands each
 /// finished game, in index order, to `on_game` on the calling thread, until `on_game` says stop
-/// or `stop` is set. Games still running then are abandoned (not handed on).
+/// or `stop` is set. Games still running then are abandoned (not handed on); games already
+/// finished and next in order are still handed on, so a stop may come one game or more late.
 pub fn run(
     config: &SelfPlayConfig,
     book: Option<&Book>,
