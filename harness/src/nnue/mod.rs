@@ -4,7 +4,7 @@
 //!   bytes a position.
 //! - [`model`]: the float network's forward pass, loss, sparse gradient, initialisation and
 //!   Adam.
-//! - [`split`]: the validation split, by runs of consecutive positions (a game's lie
+//! - [`split`]: the validation split, by runs of consecutive positions (a game's positions lie
 //!   together).
 //! - [`trainer`]: the run: split, shuffled mini-batches in parallel, learning-rate decay, a
 //!   quantised network file after every epoch, the quantisation check at the end.

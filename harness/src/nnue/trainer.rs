@@ -344,8 +344,8 @@ fn run(spec: &TrainSpec, progress: &mut dyn FnMut(Progress<'_>)) -> anyhow::Resu
     } else {
         0
     };
-    // In runs of consecutive positions (a game's lie together), in file order: locality for
-    // the evaluation passes.
+    // In runs of consecutive positions (a game's positions lie together), in file order: for
+    // locality in the evaluation passes.
     let (mut train_order, validation_order) =
         split::by_runs(positions.len(), validation_count, &mut rng);
     let validation: Vec<PackedPosition> = validation_order
