@@ -73,8 +73,8 @@ pub struct TrainNetArgs {
     )]
     pub output_shift: f32,
     /// Share of the positions held out for validation (0 = none), in runs of 512 consecutive
-    /// ones: a datagen file holds each game's positions together, so most held-out positions
-    /// come from games the training never sees.
+    /// ones (shorter in a set of under 51,200): a datagen file holds each game's positions
+    /// together, so most held-out positions come from games the training never sees.
     #[arg(long, default_value_t = DEFAULT_VALIDATION)]
     pub validation: f64,
     /// Seed of the initial weights, the validation split and the shuffles.
