@@ -19,6 +19,11 @@ pub const RUN: usize = 512;
 /// than a hundred runs' worth, so that a small set still splits finely), the last run drawn
 /// cut to give exactly `validation`. Both lists are in increasing order.
 ///
+/// # Panics
+///
+/// If `validation` exceeds `len`, or `len` exceeds `u32::MAX` (the trainer checks both
+/// before it splits, with an error naming the limit).
+///
 /// ```
 /// use rand::SeedableRng;
 /// let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(1);
