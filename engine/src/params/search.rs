@@ -424,6 +424,11 @@ search_params! {
     /// correction at this percent (0 = off). The sum stays within `correction_max`. 100
     /// since `docs/strength.md` row 157 (with `correction_residual`). c_end 10.
     CORRECTION_MINOR correction_minor: i32 = 100, [0, 300], c_end 10.0, r_end 0.002;
+    /// Correction history: one more table, keyed by both sides' rooks, queens and kings
+    /// (Stockfish's major-piece correction history of 2024), whose entry is added to the
+    /// others' correction at this percent (0 = off). The sum stays within `correction_max`.
+    /// c_end 10.
+    CORRECTION_MAJOR correction_major: i32 = 0, [0, 300], c_end 10.0, r_end 0.002;
     /// Correction history: one more table, keyed by the last two moves' pieces and target
     /// squares (Stockfish's continuation correction history), whose entry is added to the
     /// others' correction at this percent (0 = off). The sum stays within `correction_max`.

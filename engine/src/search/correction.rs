@@ -12,7 +12,9 @@
 //! A continuation table, keyed by the last two moves' pieces and target squares (Stockfish's
 //! continuation correction history), learns what a line of play leaves the evaluation
 //! missing; it too is added at a percent. So is a minor-piece table, keyed by both sides'
-//! knights, bishops and kings (Stockfish's minor-piece correction history). With
+//! knights, bishops and kings (Stockfish's minor-piece correction history), and a major-piece
+//! table, keyed by both sides' rooks, queens and kings (Stockfish's major-piece correction
+//! history of 2024). With
 //! `correction_residual` (on by default) every table moves by what the sum of all of them
 //! still misses rather than toward the whole error, so that the sum counts an error once.
 
@@ -72,6 +74,22 @@ fn minor_index(board: &Board) -> usize {
     (hash.wrapping_mul(0xD6E8_FEB8_6659_FD93) >> (64 - INDEX_BITS)) as usize
 }
 
+/// A hash of both sides' rooks, queens and kings: the key of the major-piece table, the
+/// counterpart of [`minor_index`] for the heavy pieces.
+#[inline]
+fn major_index(board: &Board) -> usize {
+    let part = |pieces: shakmaty::Bitboard, multiplier: u64, rotation: u32| {
+        pieces.0.wrapping_mul(multiplier).rotate_left(rotation)
+    };
+    let white = board.white();
+    let hash = part(board.rooks() & white, 0x94D0_49BB_1331_11EB, 0)
+        ^ part(board.rooks() & !white, 0xBF58_476D_1CE4_E5B9, 11)
+        ^ part(board.queens() & white, 0x2545_F491_4F6C_DD1D, 23)
+        ^ part(board.queens() & !white, 0x9FB2_1C65_1E98_DF25, 37)
+        ^ part(board.kings(), 0xD1B5_4A32_D192_ED03, 49);
+    (hash.wrapping_mul(0xD6E8_FEB8_6659_FD93) >> (64 - INDEX_BITS)) as usize
+}
+
 /// The pawn table, the non-pawn tables of White's pieces and of Black's, and the
 /// continuation table (by the move two plies back, then the last move: 769 × 769 × 4 bytes
 /// = 2.4 MB, the last row and column unused; the mover's colour is in each key, so no side
@@ -80,6 +98,7 @@ pub(crate) struct CorrectionHistory {
     pawn: Box<Table>,
     non_pawn: Box<[Table; 2]>,
     minor: Box<Table>,
+    major: Box<Table>,
     continuation: Box<[[i32; MOVE_KEYS]]>,
 }
 
@@ -92,6 +111,8 @@ pub(crate) struct Weights {
     pub non_pawn: i32,
     /// The minor-piece table's entry, in percent (0: not read or learnt).
     pub minor: i32,
+    /// The major-piece table's entry, in percent (0: not read or learnt).
+    pub major: i32,
     /// The continuation table's entry, in percent (0: not read or learnt).
     pub continuation: i32,
     /// How fast entries learn: the update weights in percent (100: a search of depth d
@@ -120,6 +141,7 @@ pub(crate) struct Slots {
     pawn: usize,
     non_pawn: [usize; 2],
     minor: usize,
+    major: usize,
 }
 
 impl CorrectionHistory {
@@ -128,6 +150,7 @@ impl CorrectionHistory {
             pawn: Box::new([[0; ENTRIES]; 2]),
             non_pawn: Box::new([[[0; ENTRIES]; 2]; 2]),
             minor: Box::new([[0; ENTRIES]; 2]),
+            major: Box::new([[0; ENTRIES]; 2]),
             continuation: vec![[0; MOVE_KEYS]; MOVE_KEYS].into_boxed_slice(),
         }
     }
@@ -139,6 +162,7 @@ impl CorrectionHistory {
             .iter_mut()
             .chain(self.non_pawn.iter_mut().flatten())
             .chain(self.minor.iter_mut())
+            .chain(self.major.iter_mut())
         {
             side.fill(0);
         }
@@ -167,6 +191,11 @@ impl CorrectionHistory {
             } else {
                 0
             },
+            major: if weights.major > 0 {
+                major_index(board)
+            } else {
+                0
+            },
         }
     }
 
@@ -181,6 +210,9 @@ impl CorrectionHistory {
         }
         if weights.minor > 0 {
             prefetch(&self.minor[slots.side][slots.minor]);
+        }
+        if weights.major > 0 {
+            prefetch(&self.major[slots.side][slots.major]);
         }
         if weights.continuation > 0
             && let Some([before, last]) = continuation_slot(moves)
@@ -211,6 +243,9 @@ impl CorrectionHistory {
         }
         if weights.minor > 0 {
             sum += self.minor[slots.side][slots.minor] * weights.minor / 100;
+        }
+        if weights.major > 0 {
+            sum += self.major[slots.side][slots.major] * weights.major / 100;
         }
         if weights.continuation > 0
             && let Some([before, last]) = continuation_slot(moves)
@@ -298,6 +333,9 @@ impl CorrectionHistory {
         if weights.minor > 0 {
             learn(&mut self.minor[slots.side][slots.minor]);
         }
+        if weights.major > 0 {
+            learn(&mut self.major[slots.side][slots.major]);
+        }
         if weights.continuation > 0
             && let Some([before, last]) = continuation_slot(moves)
         {
@@ -319,6 +357,7 @@ mod tests {
             max,
             non_pawn,
             minor: 0,
+            major: 0,
             continuation: 0,
             rate: 100,
             residual: false,
@@ -536,6 +575,39 @@ mod tests {
         );
         history.clear();
         assert_eq!(history.get(&start, ROOT, with_minor), 0);
+    }
+
+    #[test]
+    fn the_major_table_learns_by_both_sides_rooks_queens_and_kings() {
+        let start = Chess::default();
+        let with_major = Weights {
+            major: 100,
+            ..weights(100, 0)
+        };
+        let mut history = CorrectionHistory::new();
+        for _ in 0..200 {
+            history.update(&start, ROOT, 15, 0, 40, with_major);
+        }
+        // The pawn entry and the major entry each hold +40.
+        assert!((78..=80).contains(&history.get(&start, ROOT, with_major)));
+        // A knight elsewhere (pawns, rooks, queens and kings as they were): the same
+        // entries. A rook fewer: the pawn entry alone.
+        let knight_out = position("rnbqkbnr/pppppppp/8/8/8/5N2/PPPPPPPP/RNBQKB1R w KQkq - 2 2");
+        assert!((78..=80).contains(&history.get(&knight_out, ROOT, with_major)));
+        let rook_gone = position("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/1NBQKBNR w Kkq - 0 1");
+        assert!((38..=40).contains(&history.get(&rook_gone, ROOT, with_major)));
+        // Off, it is neither read nor learnt.
+        assert!((38..=40).contains(&history.get(&start, ROOT, weights(100, 0))));
+        let mut pawn_only = CorrectionHistory::new();
+        for _ in 0..200 {
+            pawn_only.update(&start, ROOT, 15, 0, 40, weights(100, 0));
+        }
+        assert_eq!(
+            pawn_only.get(&start, ROOT, with_major),
+            pawn_only.get(&start, ROOT, weights(100, 0))
+        );
+        history.clear();
+        assert_eq!(history.get(&start, ROOT, with_major), 0);
     }
 
     #[test]

@@ -221,6 +221,7 @@ impl Worker<'_> {
             max: self.knobs.correction_max,
             non_pawn: self.knobs.correction_nonpawn,
             minor: self.knobs.correction_minor,
+            major: self.knobs.correction_major,
             continuation: self.knobs.correction_continuation,
             rate: self.knobs.correction_rate,
             residual: self.knobs.correction_residual,
