@@ -344,6 +344,14 @@ fn the_correction_knobs_act_only_with_the_correction_history() {
         "correction_minor=0"
     ));
     assert!(
+        changes_the_search("correction_major=100"),
+        "correction_major=100 changed nothing"
+    );
+    assert!(!changes_the_search_from(
+        "correction_history=0",
+        "correction_major=100"
+    ));
+    assert!(
         changes_the_search("lmr_correction=20"),
         "lmr_correction=20 changed nothing"
     );
