@@ -5,6 +5,9 @@
 //! - [`search`]: iterative-deepening alpha-beta with quiescence search.
 //! - [`uci`]: the UCI protocol loop; [`bench`]: OpenBench's fixed-depth node count.
 
+// `search_params!` numbers its knobs by recursing once a knob: above the default 128.
+#![recursion_limit = "256"]
+
 pub mod bench;
 mod cpu;
 pub mod eval;

@@ -398,6 +398,8 @@ fn every_search_feature_off_by_default_can_be_switched_on() {
         "null_move_threat_depth=5",
         "capture_history_threats=1",
         "history_overshoot_margin=150",
+        "history_malus_percent=150",
+        "correction_major=100",
         "low_ply_history=16",
         "rfp_worsening_percent=33",
         "nnue=0",

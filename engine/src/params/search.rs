@@ -293,6 +293,10 @@ search_params! {
     HISTORY_BONUS_PER_PLY history_bonus_per_ply: i32 = 9, [1, 64], c_end 1.0, r_end 0.002;
     /// History bonus: the cap (see `history_bonus_per_ply`). Useful within 60..300: c_end 10.
     HISTORY_BONUS_MAX history_bonus_max: i32 = 160, [1, 512], c_end 10.0, r_end 0.002;
+    /// History malus: the quiet moves tried before a quiet cut-off lose this percent of the
+    /// cut-off's bonus (100 = as much as it gains; Stockfish's malus has outgrown its bonus).
+    /// Useful within 50..200: c_end 10.
+    HISTORY_MALUS_PERCENT history_malus_percent: i32 = 100, [0, 400], c_end 10.0, r_end 0.002;
     /// History bonus: a cut-off whose score clears beta by more than this many centipawns is
     /// rewarded (and the moves before it penalised) as if a ply deeper, as Stockfish's
     /// `stat_bonus(depth + (bestValue > beta + margin))` (0 = off). Useful within 50..300:

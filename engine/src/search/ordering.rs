@@ -303,17 +303,18 @@ impl Heuristics {
                 bonus,
             );
         }
+        let malus = bonus * knobs.history_malus_percent / 100;
         for &m in tried {
             if m != best && !m.is_capture() && !m.is_promotion() {
-                self.update(turn, ply, m, -bonus);
+                self.update(turn, ply, m, -malus);
                 if low_ply {
-                    self.update_low_ply(ply, m, -bonus);
+                    self.update_low_ply(ply, m, -malus);
                 }
                 if knobs.cont_history {
-                    self.update_continuation(previous, turn, m, -bonus);
+                    self.update_continuation(previous, turn, m, -malus);
                 }
                 if let Some(pawns) = pawns {
-                    update_entry(&mut self.pawn_history[pawns][piece_square(turn, m)], -bonus);
+                    update_entry(&mut self.pawn_history[pawns][piece_square(turn, m)], -malus);
                 }
             }
         }
