@@ -18,7 +18,7 @@
 //! `correction_residual` (on by default) every table moves by what the sum of all of them
 //! still misses rather than toward the whole error, so that the sum counts an error once.
 
-use shakmaty::{Board, Chess, Color, Position};
+use shakmaty::{Bitboard, Board, Chess, Color, Position};
 
 use super::ordering::{MOVE_KEYS, NO_MOVE_KEY};
 use super::pawn_hash::pawn_index;
@@ -38,23 +38,30 @@ const MAX_WEIGHT: i32 = 16;
 /// One table per side to move.
 type Table = [[i32; ENTRIES]; 2];
 
+/// Mixes five bitboards into a table index: each times an odd multiplier and rotated, the
+/// five xored, and the high bits of the product with one more odd constant kept.
+#[inline(always)]
+fn mixed_index(parts: [(Bitboard, u64, u32); 5]) -> usize {
+    let hash = parts
+        .iter()
+        .fold(0u64, |hash, &(pieces, multiplier, rotation)| {
+            hash ^ pieces.0.wrapping_mul(multiplier).rotate_left(rotation)
+        });
+    (hash.wrapping_mul(0xD6E8_FEB8_6659_FD93) >> (64 - INDEX_BITS)) as usize
+}
+
 /// A hash of one side's knights, bishops, rooks, queens and king: the key of its non-pawn
-/// table. Odd multipliers and rotations mix the bitboards; the high bits are the index bits.
+/// table.
 #[inline]
 fn non_pawn_index(board: &Board, color: Color) -> usize {
     let own = board.by_color(color);
-    let part = |pieces: shakmaty::Bitboard, multiplier: u64, rotation: u32| {
-        (pieces & own)
-            .0
-            .wrapping_mul(multiplier)
-            .rotate_left(rotation)
-    };
-    let hash = part(board.knights(), 0x9E37_79B9_7F4A_7C15, 0)
-        ^ part(board.bishops(), 0xC2B2_AE3D_27D4_EB4F, 13)
-        ^ part(board.rooks(), 0x1656_67B1_9E37_79F9, 27)
-        ^ part(board.queens(), 0x27D4_EB2F_1656_67C5, 41)
-        ^ part(board.kings(), 0x85EB_CA77_C2B2_AE63, 53);
-    (hash.wrapping_mul(0xD6E8_FEB8_6659_FD93) >> (64 - INDEX_BITS)) as usize
+    mixed_index([
+        (board.knights() & own, 0x9E37_79B9_7F4A_7C15, 0),
+        (board.bishops() & own, 0xC2B2_AE3D_27D4_EB4F, 13),
+        (board.rooks() & own, 0x1656_67B1_9E37_79F9, 27),
+        (board.queens() & own, 0x27D4_EB2F_1656_67C5, 41),
+        (board.kings() & own, 0x85EB_CA77_C2B2_AE63, 53),
+    ])
 }
 
 /// A hash of both sides' knights, bishops and kings: the key of the minor-piece table
@@ -62,32 +69,28 @@ fn non_pawn_index(board: &Board, color: Color) -> usize {
 /// tables, one side's pieces each, lump together.
 #[inline]
 fn minor_index(board: &Board) -> usize {
-    let part = |pieces: shakmaty::Bitboard, multiplier: u64, rotation: u32| {
-        pieces.0.wrapping_mul(multiplier).rotate_left(rotation)
-    };
     let white = board.white();
-    let hash = part(board.knights() & white, 0xA076_1D64_78BD_642F, 0)
-        ^ part(board.knights() & !white, 0xE703_7ED1_A0B4_28DB, 11)
-        ^ part(board.bishops() & white, 0x8EBC_6AF0_9C88_C6E3, 23)
-        ^ part(board.bishops() & !white, 0x5899_65CC_7537_4CC3, 37)
-        ^ part(board.kings(), 0x1D8E_4E27_C47D_124F, 49);
-    (hash.wrapping_mul(0xD6E8_FEB8_6659_FD93) >> (64 - INDEX_BITS)) as usize
+    mixed_index([
+        (board.knights() & white, 0xA076_1D64_78BD_642F, 0),
+        (board.knights() & !white, 0xE703_7ED1_A0B4_28DB, 11),
+        (board.bishops() & white, 0x8EBC_6AF0_9C88_C6E3, 23),
+        (board.bishops() & !white, 0x5899_65CC_7537_4CC3, 37),
+        (board.kings(), 0x1D8E_4E27_C47D_124F, 49),
+    ])
 }
 
 /// A hash of both sides' rooks, queens and kings: the key of the major-piece table, the
 /// counterpart of [`minor_index`] for the heavy pieces.
 #[inline]
 fn major_index(board: &Board) -> usize {
-    let part = |pieces: shakmaty::Bitboard, multiplier: u64, rotation: u32| {
-        pieces.0.wrapping_mul(multiplier).rotate_left(rotation)
-    };
     let white = board.white();
-    let hash = part(board.rooks() & white, 0x94D0_49BB_1331_11EB, 0)
-        ^ part(board.rooks() & !white, 0xBF58_476D_1CE4_E5B9, 11)
-        ^ part(board.queens() & white, 0x2545_F491_4F6C_DD1D, 23)
-        ^ part(board.queens() & !white, 0x9FB2_1C65_1E98_DF25, 37)
-        ^ part(board.kings(), 0xD1B5_4A32_D192_ED03, 49);
-    (hash.wrapping_mul(0xD6E8_FEB8_6659_FD93) >> (64 - INDEX_BITS)) as usize
+    mixed_index([
+        (board.rooks() & white, 0x94D0_49BB_1331_11EB, 0),
+        (board.rooks() & !white, 0xBF58_476D_1CE4_E5B9, 11),
+        (board.queens() & white, 0x2545_F491_4F6C_DD1D, 23),
+        (board.queens() & !white, 0x9FB2_1C65_1E98_DF25, 37),
+        (board.kings(), 0xD1B5_4A32_D192_ED03, 49),
+    ])
 }
 
 /// The pawn table, the non-pawn tables of White's pieces and of Black's, and the
@@ -536,78 +539,68 @@ mod tests {
         }
     }
 
+    /// A table read at 100 % (`with`) learns the start position's error beside the pawn
+    /// table; `same` keeps its key (the same entries), `other` changes it (the pawn entry
+    /// alone); off, the table is neither read nor learnt.
+    fn assert_the_table_learns_by_its_key(with: Weights, same: &str, other: &str) {
+        let start = Chess::default();
+        let mut history = CorrectionHistory::new();
+        for _ in 0..200 {
+            history.update(&start, ROOT, 15, 0, 40, with);
+        }
+        // The pawn entry and the table's entry each hold +40.
+        assert!((78..=80).contains(&history.get(&start, ROOT, with)));
+        assert!((78..=80).contains(&history.get(&position(same), ROOT, with)));
+        assert!((38..=40).contains(&history.get(&position(other), ROOT, with)));
+        assert!((38..=40).contains(&history.get(&start, ROOT, weights(100, 0))));
+        let mut pawn_only = CorrectionHistory::new();
+        for _ in 0..200 {
+            pawn_only.update(&start, ROOT, 15, 0, 40, weights(100, 0));
+        }
+        assert_eq!(
+            pawn_only.get(&start, ROOT, with),
+            pawn_only.get(&start, ROOT, weights(100, 0))
+        );
+        history.clear();
+        assert_eq!(history.get(&start, ROOT, with), 0);
+    }
+
+    /// A rook fewer keeps the minor-piece key, a knight elsewhere changes it.
     #[test]
     fn the_minor_table_learns_by_both_sides_knights_bishops_and_kings() {
-        let start = Chess::default();
         let with_minor = Weights {
             minor: 100,
             ..weights(100, 0)
         };
+        assert_the_table_learns_by_its_key(
+            with_minor,
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/1NBQKBNR w Kkq - 0 1",
+            "rnbqkbnr/pppppppp/8/8/8/5N2/PPPPPPPP/RNBQKB1R w KQkq - 2 2",
+        );
+        // Read at half its weight: half of its +40.
+        let start = Chess::default();
         let mut history = CorrectionHistory::new();
         for _ in 0..200 {
             history.update(&start, ROOT, 15, 0, 40, with_minor);
         }
-        // The pawn entry and the minor entry each hold +40.
-        assert!((78..=80).contains(&history.get(&start, ROOT, with_minor)));
-        assert!((58..=60).contains(&history.get(
-            &start,
-            ROOT,
-            Weights {
-                minor: 50,
-                ..with_minor
-            }
-        )));
-        // A rook fewer (pawns, minors and kings as they were): the same entries. A
-        // knight elsewhere: the pawn entry alone.
-        let rook_moved = position("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/1NBQKBNR w Kkq - 0 1");
-        assert!((78..=80).contains(&history.get(&rook_moved, ROOT, with_minor)));
-        let knight_out = position("rnbqkbnr/pppppppp/8/8/8/5N2/PPPPPPPP/RNBQKB1R w KQkq - 2 2");
-        assert!((38..=40).contains(&history.get(&knight_out, ROOT, with_minor)));
-        // Off, it is neither read nor learnt.
-        assert!((38..=40).contains(&history.get(&start, ROOT, weights(100, 0))));
-        let mut pawn_only = CorrectionHistory::new();
-        for _ in 0..200 {
-            pawn_only.update(&start, ROOT, 15, 0, 40, weights(100, 0));
-        }
-        assert_eq!(
-            pawn_only.get(&start, ROOT, with_minor),
-            pawn_only.get(&start, ROOT, weights(100, 0))
-        );
-        history.clear();
-        assert_eq!(history.get(&start, ROOT, with_minor), 0);
+        let half = Weights {
+            minor: 50,
+            ..with_minor
+        };
+        assert!((58..=60).contains(&history.get(&start, ROOT, half)));
     }
 
+    /// A knight elsewhere keeps the major-piece key, a rook fewer changes it.
     #[test]
     fn the_major_table_learns_by_both_sides_rooks_queens_and_kings() {
-        let start = Chess::default();
-        let with_major = Weights {
-            major: 100,
-            ..weights(100, 0)
-        };
-        let mut history = CorrectionHistory::new();
-        for _ in 0..200 {
-            history.update(&start, ROOT, 15, 0, 40, with_major);
-        }
-        // The pawn entry and the major entry each hold +40.
-        assert!((78..=80).contains(&history.get(&start, ROOT, with_major)));
-        // A knight elsewhere (pawns, rooks, queens and kings as they were): the same
-        // entries. A rook fewer: the pawn entry alone.
-        let knight_out = position("rnbqkbnr/pppppppp/8/8/8/5N2/PPPPPPPP/RNBQKB1R w KQkq - 2 2");
-        assert!((78..=80).contains(&history.get(&knight_out, ROOT, with_major)));
-        let rook_gone = position("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/1NBQKBNR w Kkq - 0 1");
-        assert!((38..=40).contains(&history.get(&rook_gone, ROOT, with_major)));
-        // Off, it is neither read nor learnt.
-        assert!((38..=40).contains(&history.get(&start, ROOT, weights(100, 0))));
-        let mut pawn_only = CorrectionHistory::new();
-        for _ in 0..200 {
-            pawn_only.update(&start, ROOT, 15, 0, 40, weights(100, 0));
-        }
-        assert_eq!(
-            pawn_only.get(&start, ROOT, with_major),
-            pawn_only.get(&start, ROOT, weights(100, 0))
+        assert_the_table_learns_by_its_key(
+            Weights {
+                major: 100,
+                ..weights(100, 0)
+            },
+            "rnbqkbnr/pppppppp/8/8/8/5N2/PPPPPPPP/RNBQKB1R w KQkq - 2 2",
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/1NBQKBNR w Kkq - 0 1",
         );
-        history.clear();
-        assert_eq!(history.get(&start, ROOT, with_major), 0);
     }
 
     #[test]
