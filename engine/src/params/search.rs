@@ -433,6 +433,10 @@ search_params! {
     /// others' correction at this percent (0 = off). The sum stays within `correction_max`.
     /// c_end 10.
     CORRECTION_MAJOR correction_major: i32 = 0, [0, 300], c_end 10.0, r_end 0.002;
+    /// Correction history: one more table, keyed by how many pieces of each kind each side
+    /// has, whose entry is added to the others' correction at this percent (0 = off). The
+    /// sum stays within `correction_max`. c_end 10.
+    CORRECTION_MATERIAL correction_material: i32 = 0, [0, 300], c_end 10.0, r_end 0.002;
     /// Correction history: one more table, keyed by the last two moves' pieces and target
     /// squares (Stockfish's continuation correction history), whose entry is added to the
     /// others' correction at this percent (0 = off). The sum stays within `correction_max`.

@@ -14,7 +14,8 @@
 //! missing; it too is added at a percent. So is a minor-piece table, keyed by both sides'
 //! knights, bishops and kings (Stockfish's minor-piece correction history), and a major-piece
 //! table, keyed by both sides' rooks, queens and kings (Stockfish's major-piece correction
-//! history of 2024). With
+//! history of 2024), and a material table, keyed by how many pieces of each kind each side
+//! has (a coarse key whose entries learn fast). With
 //! `correction_residual` (on by default) every table moves by what the sum of all of them
 //! still misses rather than toward the whole error, so that the sum counts an error once.
 
@@ -93,6 +94,28 @@ fn major_index(board: &Board) -> usize {
     ])
 }
 
+/// A hash of the material: how many pawns, knights, bishops, rooks and queens each side
+/// has, four bits a count (a tenth queen would spill into the next count: a collision, no
+/// harm), the key of the material table.
+#[inline]
+fn material_index(board: &Board) -> usize {
+    let counts = [Color::White, Color::Black]
+        .into_iter()
+        .flat_map(|color| {
+            let own = board.by_color(color);
+            [
+                board.pawns(),
+                board.knights(),
+                board.bishops(),
+                board.rooks(),
+                board.queens(),
+            ]
+            .map(move |pieces| u64::from((pieces & own).count() as u8))
+        })
+        .fold(0u64, |packed, count| packed << 4 | count);
+    ((counts ^ counts >> 29).wrapping_mul(0xD6E8_FEB8_6659_FD93) >> (64 - INDEX_BITS)) as usize
+}
+
 /// The pawn table, the non-pawn tables of White's pieces and of Black's, and the
 /// continuation table (by the move two plies back, then the last move: 769 × 769 × 4 bytes
 /// = 2.4 MB, the last row and column unused; the mover's colour is in each key, so no side
@@ -102,6 +125,7 @@ pub(crate) struct CorrectionHistory {
     non_pawn: Box<[Table; 2]>,
     minor: Box<Table>,
     major: Box<Table>,
+    material: Box<Table>,
     continuation: Box<[[i32; MOVE_KEYS]]>,
 }
 
@@ -116,6 +140,8 @@ pub(crate) struct Weights {
     pub minor: i32,
     /// The major-piece table's entry, in percent (0: not read or learnt).
     pub major: i32,
+    /// The material table's entry, in percent (0: not read or learnt).
+    pub material: i32,
     /// The continuation table's entry, in percent (0: not read or learnt).
     pub continuation: i32,
     /// How fast entries learn: the update weights in percent (100: a search of depth d
@@ -145,6 +171,7 @@ pub(crate) struct Slots {
     non_pawn: [usize; 2],
     minor: usize,
     major: usize,
+    material: usize,
 }
 
 impl CorrectionHistory {
@@ -154,6 +181,7 @@ impl CorrectionHistory {
             non_pawn: Box::new([[[0; ENTRIES]; 2]; 2]),
             minor: Box::new([[0; ENTRIES]; 2]),
             major: Box::new([[0; ENTRIES]; 2]),
+            material: Box::new([[0; ENTRIES]; 2]),
             continuation: vec![[0; MOVE_KEYS]; MOVE_KEYS].into_boxed_slice(),
         }
     }
@@ -166,6 +194,7 @@ impl CorrectionHistory {
             .chain(self.non_pawn.iter_mut().flatten())
             .chain(self.minor.iter_mut())
             .chain(self.major.iter_mut())
+            .chain(self.material.iter_mut())
         {
             side.fill(0);
         }
@@ -199,6 +228,11 @@ impl CorrectionHistory {
             } else {
                 0
             },
+            material: if weights.material > 0 {
+                material_index(board)
+            } else {
+                0
+            },
         }
     }
 
@@ -216,6 +250,9 @@ impl CorrectionHistory {
         }
         if weights.major > 0 {
             prefetch(&self.major[slots.side][slots.major]);
+        }
+        if weights.material > 0 {
+            prefetch(&self.material[slots.side][slots.material]);
         }
         if weights.continuation > 0
             && let Some([before, last]) = continuation_slot(moves)
@@ -249,6 +286,9 @@ impl CorrectionHistory {
         }
         if weights.major > 0 {
             sum += self.major[slots.side][slots.major] * weights.major / 100;
+        }
+        if weights.material > 0 {
+            sum += self.material[slots.side][slots.material] * weights.material / 100;
         }
         if weights.continuation > 0
             && let Some([before, last]) = continuation_slot(moves)
@@ -339,6 +379,9 @@ impl CorrectionHistory {
         if weights.major > 0 {
             learn(&mut self.major[slots.side][slots.major]);
         }
+        if weights.material > 0 {
+            learn(&mut self.material[slots.side][slots.material]);
+        }
         if weights.continuation > 0
             && let Some([before, last]) = continuation_slot(moves)
         {
@@ -361,6 +404,7 @@ mod tests {
             non_pawn,
             minor: 0,
             major: 0,
+            material: 0,
             continuation: 0,
             rate: 100,
             residual: false,
@@ -599,6 +643,19 @@ mod tests {
                 ..weights(100, 0)
             },
             "rnbqkbnr/pppppppp/8/8/8/5N2/PPPPPPPP/RNBQKB1R w KQkq - 2 2",
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/1NBQKBNR w Kkq - 0 1",
+        );
+    }
+
+    /// Pieces elsewhere keep the material key, a rook fewer changes it.
+    #[test]
+    fn the_material_table_learns_by_both_sides_piece_counts() {
+        assert_the_table_learns_by_its_key(
+            Weights {
+                material: 100,
+                ..weights(100, 0)
+            },
+            "r1bqkbnr/pppppppp/2n5/8/8/5N2/PPPPPPPP/RNBQKB1R w KQkq - 2 2",
             "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/1NBQKBNR w Kkq - 0 1",
         );
     }

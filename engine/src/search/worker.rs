@@ -222,6 +222,7 @@ impl Worker<'_> {
             non_pawn: self.knobs.correction_nonpawn,
             minor: self.knobs.correction_minor,
             major: self.knobs.correction_major,
+            material: self.knobs.correction_material,
             continuation: self.knobs.correction_continuation,
             rate: self.knobs.correction_rate,
             residual: self.knobs.correction_residual,
