@@ -65,11 +65,7 @@ impl Worker<'_> {
         if let Some(h) = hit
             && beta - alpha == 1
             && h.depth >= tt_depth
-            && match h.bound {
-                Bound::Exact => true,
-                Bound::Lower => h.score >= beta,
-                Bound::Upper => h.score <= alpha,
-            }
+            && h.bound.settles(h.score, alpha, beta)
         {
             return h.score;
         }
@@ -88,11 +84,7 @@ impl Worker<'_> {
             if self.knobs.qsearch_tt_eval
                 && let Some(h) = hit
                 && h.score.abs() < MATE_BOUND
-                && match h.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => h.score > stand_pat,
-                    Bound::Upper => h.score < stand_pat,
-                }
+                && h.bound.beyond(h.score, stand_pat)
             {
                 stand_pat = h.score;
             }

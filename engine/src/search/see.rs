@@ -161,13 +161,7 @@ fn exchange(pos: &Chess, m: Move, mut visit: impl FnMut(usize, i32) -> ControlFl
         let Some((sq, role)) = least_valuable(board, ours) else {
             break;
         };
-        // A king may only capture when the square is no longer defended.
-        if role == Role::King
-            && (board.attacks_to(to, !side, occupied ^ Bitboard::from_square(sq))
-                & occupied
-                & !Bitboard::from_square(sq))
-            .any()
-        {
+        if role == Role::King && still_defended(board, to, !side, occupied, sq) {
             break;
         }
         depth += 1;
@@ -190,6 +184,20 @@ fn exchange(pos: &Chess, m: Move, mut visit: impl FnMut(usize, i32) -> ControlFl
             break;
         }
     }
+}
+
+/// Whether `defender` still guards `to` once the piece on `capturer` has left it for `to`:
+/// a king may only capture onto a square no longer defended.
+#[inline]
+fn still_defended(
+    board: &Board,
+    to: Square,
+    defender: Color,
+    occupied: Bitboard,
+    capturer: Square,
+) -> bool {
+    let left = occupied ^ Bitboard::from_square(capturer);
+    (board.attacks_to(to, defender, left) & left).any()
 }
 
 fn least_valuable(board: &Board, attackers: Bitboard) -> Option<(Square, Role)> {
@@ -245,13 +253,7 @@ mod tests {
             let Some((sq, role)) = least_valuable(board, attackers) else {
                 break;
             };
-            // A king may only capture when the square is no longer defended.
-            if role == Role::King
-                && (board.attacks_to(to, !side, occupied ^ Bitboard::from_square(sq))
-                    & occupied
-                    & !Bitboard::from_square(sq))
-                .any()
-            {
+            if role == Role::King && still_defended(board, to, !side, occupied, sq) {
                 break;
             }
             depth += 1;

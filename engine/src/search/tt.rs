@@ -15,6 +15,30 @@ pub(crate) enum Bound {
     Upper,
 }
 
+impl Bound {
+    /// Whether `score`, bounded so, settles a search in the window (`alpha`, `beta`): exact,
+    /// or a lower bound at or above beta, or an upper bound at or below alpha.
+    #[inline]
+    pub(crate) fn settles(self, score: i32, alpha: i32, beta: i32) -> bool {
+        match self {
+            Bound::Exact => true,
+            Bound::Lower => score >= beta,
+            Bound::Upper => score <= alpha,
+        }
+    }
+
+    /// Whether `score`, bounded so, says the true value lies beyond `estimate` on its side
+    /// (an exact score always does): then `score` is the better guess of the two.
+    #[inline]
+    pub(crate) fn beyond(self, score: i32, estimate: i32) -> bool {
+        match self {
+            Bound::Exact => true,
+            Bound::Lower => score > estimate,
+            Bound::Upper => score < estimate,
+        }
+    }
+}
+
 /// A move packed as `from | to << 6 | promotion role << 12` (0 = none): enough to find it
 /// again among the legal moves.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

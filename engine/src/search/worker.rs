@@ -675,11 +675,7 @@ impl Worker<'_> {
             && excluded.is_none()
             && !pv_node
             && h.depth >= depth
-            && match h.bound {
-                Bound::Exact => true,
-                Bound::Lower => h.score >= beta,
-                Bound::Upper => h.score <= alpha,
-            }
+            && h.bound.settles(h.score, alpha, beta)
         {
             if self.knobs.tt_cutoff_history && h.score >= beta {
                 self.reward_table_cutoff(pos, h.best, ply, depth);
@@ -754,11 +750,7 @@ impl Worker<'_> {
             && !in_check
             && let Some(h) = hit
             && h.score.abs() < MATE_BOUND
-            && match h.bound {
-                Bound::Exact => true,
-                Bound::Lower => h.score > static_eval,
-                Bound::Upper => h.score < static_eval,
-            }
+            && h.bound.beyond(h.score, static_eval)
         {
             pruning_eval = h.score;
         }
@@ -1453,11 +1445,7 @@ impl Worker<'_> {
         if let Some(slots) = correction_slots
             && best_move.is_none_or(|m| !m.is_capture() && !m.is_promotion())
             && best_score.abs() < MATE_BOUND
-            && match bound {
-                Bound::Exact => true,
-                Bound::Lower => best_score > static_eval,
-                Bound::Upper => best_score < static_eval,
-            }
+            && bound.beyond(best_score, static_eval)
         {
             let moves = self.heuristics.move_keys(ply);
             let weights = self.correction_weights();
