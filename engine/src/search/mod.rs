@@ -5,11 +5,13 @@
 //! harness use. The modules split the work by concern: [`worker`] (the alpha-beta tree walk),
 //! [`qsearch`], [`tt`] (transposition table), [`ordering`] (MVV-LVA, killers, history),
 //! [`see`], [`time`] (time management), [`draw`] (repetitions, fifty-move rule),
-//! [`correction`] (the static evaluation's errors by pawn structure).
+//! [`correction`] (the static evaluation's errors by pawn structure), [`keys`] (Zobrist keys,
+//! updated move by move).
 
 mod correction;
 mod draw;
 mod eval_cache;
+mod keys;
 mod knobs;
 mod movegen;
 mod ordering;
@@ -26,12 +28,13 @@ mod worker;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use shakmaty::zobrist::Zobrist64;
-use shakmaty::{Chess, EnPassantMode, Move, MoveList, Position};
+use shakmaty::{Chess, Move, MoveList, Position};
 
 use crate::eval::nnue::{AccumulatorStack, Network};
 use crate::eval::{Evaluator, PawnCache, PieceSquares};
 use crate::params::Params;
+pub use keys::position_key;
+
 use correction::CorrectionHistory;
 use draw::KeyStack;
 use eval_cache::EvalCache;
@@ -97,11 +100,6 @@ pub struct SearchResult {
     pub nodes: u64,
     pub time: Duration,
     pub pv: Vec<Move>,
-}
-
-/// The key the search uses for repetition detection and the transposition table.
-pub fn position_key(pos: &Chess) -> u64 {
-    pos.zobrist_hash::<Zobrist64>(EnPassantMode::Legal).0
 }
 
 /// A search engine instance: parameters, evaluator and tables. One per game thread.
@@ -458,11 +456,11 @@ pub fn perft(pos: &Chess, depth: u32) -> u64 {
         let moves = pos.legal_moves();
         let mut total = 0;
         for m in moves {
-            let incremental = worker::child_key(pos, key, m);
+            let incremental = keys::child_key(pos, key, m);
             let mut child = pos.clone();
             child.play_unchecked(m);
             let child_key =
-                incremental.unwrap_or_else(|| worker::played_child_key(pos, key, m, &child));
+                incremental.unwrap_or_else(|| keys::played_child_key(pos, key, m, &child));
             total += walk(&child, child_key, depth - 1);
         }
         total

@@ -4,6 +4,7 @@
 use shakmaty::{Bitboard, Chess, Color, MoveList, Position, Rank, Role};
 
 use super::draw::{is_fifty_move_draw, is_insufficient_material};
+use super::keys::{child_key, played_child_key};
 use super::movegen::{evasions, has_legal_move, tactical_moves, tactical_moves_and_checks};
 use super::ordering::{
     CheckInfo, TT_MOVE, is_bad_capture_score, pad_scores, pick, provisional_capture_score,
@@ -11,7 +12,7 @@ use super::ordering::{
 use super::score::{DRAW, INFINITY, MATE_BOUND, MAX_PLY, mated_in};
 use super::see::value;
 use super::tt::{Bound, PackedMove, quiescence_depth};
-use super::worker::{Worker, child_key, played_child_key};
+use super::worker::Worker;
 
 /// Ordering score of a quiet checking move: after the good captures, before the bad ones.
 const QUIET_CHECK: i32 = 0;
