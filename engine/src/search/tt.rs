@@ -358,6 +358,21 @@ mod tests {
     use crate::search::score::MATE;
 
     #[test]
+    fn bounds_settle_windows_and_beat_estimates_on_their_own_side() {
+        // The window (10, 20): a lower bound settles it from beta up, an upper one from
+        // alpha down, an exact score always.
+        assert!(Bound::Exact.settles(15, 10, 20));
+        assert!(Bound::Lower.settles(20, 10, 20) && !Bound::Lower.settles(19, 10, 20));
+        assert!(Bound::Upper.settles(10, 10, 20) && !Bound::Upper.settles(11, 10, 20));
+        // Against an estimate of 50: a bound beats it only strictly, on its own side.
+        assert!(Bound::Exact.beyond(50, 50) && Bound::Exact.beyond(-7, 50));
+        assert!(Bound::Lower.beyond(51, 50) && !Bound::Lower.beyond(50, 50));
+        assert!(!Bound::Lower.beyond(10, 50));
+        assert!(Bound::Upper.beyond(49, 50) && !Bound::Upper.beyond(50, 50));
+        assert!(!Bound::Upper.beyond(90, 50));
+    }
+
+    #[test]
     fn mate_scores_are_stored_relative_to_the_node() {
         let mut tt = TranspositionTable::new(1);
         // Mate in 3 plies from a node at ply 5 is MATE - 8 at the root...
