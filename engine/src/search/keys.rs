@@ -16,7 +16,7 @@ pub fn position_key(pos: &Chess) -> u64 {
 /// The key after `m`, updated incrementally when shakmaty can or the move is a plain king
 /// move (else `None`: recompute).
 #[inline(always)]
-pub(crate) fn child_key(pos: &Chess, key: u64, m: Move) -> Option<u64> {
+fn child_key(pos: &Chess, key: u64, m: Move) -> Option<u64> {
     if let Some(z) = pos.update_zobrist_hash::<Zobrist64>(Zobrist64(key), m, EnPassantMode::Legal) {
         return Some(z.0);
     }
@@ -51,7 +51,7 @@ pub(crate) fn child_key(pos: &Chess, key: u64, m: Move) -> Option<u64> {
 /// The key of `child`, reached from `pos` (whose key is `key`) by `m`, where [`child_key`]
 /// had none: from the pieces `m` moves and takes, the castling rights it ends and the en
 /// passant files before and after (cheaper than hashing every piece of `child` again).
-pub(crate) fn played_child_key(pos: &Chess, key: u64, m: Move, child: &Chess) -> u64 {
+fn played_child_key(pos: &Chess, key: u64, m: Move, child: &Chess) -> u64 {
     let us = pos.turn();
     let piece = |square: Square, role: Role, color: Color| {
         Zobrist64::zobrist_for_piece(square, role.of(color))
@@ -102,6 +102,26 @@ pub(crate) fn played_child_key(pos: &Chess, key: u64, m: Move, child: &Chess) ->
     }
     debug_assert_eq!(z.0, position_key(child), "{pos:?} {m}");
     z.0
+}
+
+/// Plays `m` in `pos` (whose key is `key`) and returns the child's key; `child` must be a
+/// copy of `pos`. `prefetch` sees the key first when it comes cheaply, so the caller's tables
+/// can load it while the move is played. (The caller owns `child`: returning it from here
+/// costs a copy per node.)
+#[inline(always)]
+pub(crate) fn play_keyed(
+    pos: &Chess,
+    key: u64,
+    m: Move,
+    child: &mut Chess,
+    prefetch: impl FnOnce(u64),
+) -> u64 {
+    let incremental = child_key(pos, key, m);
+    if let Some(k) = incremental {
+        prefetch(k);
+    }
+    child.play_unchecked(m);
+    incremental.unwrap_or_else(|| played_child_key(pos, key, m, child))
 }
 
 /// The key of [`null_move`]'s position, from `key`, that of `pos`: the other side to move and

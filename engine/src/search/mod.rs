@@ -456,11 +456,8 @@ pub fn perft(pos: &Chess, depth: u32) -> u64 {
         let moves = pos.legal_moves();
         let mut total = 0;
         for m in moves {
-            let incremental = keys::child_key(pos, key, m);
             let mut child = pos.clone();
-            child.play_unchecked(m);
-            let child_key =
-                incremental.unwrap_or_else(|| keys::played_child_key(pos, key, m, &child));
+            let child_key = keys::play_keyed(pos, key, m, &mut child, |_| {});
             total += walk(&child, child_key, depth - 1);
         }
         total

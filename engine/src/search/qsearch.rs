@@ -4,7 +4,7 @@
 use shakmaty::{Bitboard, Chess, Color, MoveList, Position, Rank, Role};
 
 use super::draw::{is_fifty_move_draw, is_insufficient_material};
-use super::keys::{child_key, played_child_key};
+use super::keys::play_keyed;
 use super::movegen::{evasions, has_legal_move, tactical_moves, tactical_moves_and_checks};
 use super::ordering::{
     CheckInfo, TT_MOVE, is_bad_capture_score, pad_scores, pick, provisional_capture_score,
@@ -204,16 +204,13 @@ impl Worker<'_> {
                 }
                 quiet_evasions += 1;
             }
-            let incremental = child_key(pos, key, m);
-            if let Some(k) = incremental {
+            let mut child = pos.clone();
+            let child_key = play_keyed(pos, key, m, &mut child, |k| {
                 if self.knobs.qsearch_tt {
                     self.tt.prefetch(k);
                 }
                 self.eval_cache.prefetch(k);
-            }
-            let mut child = pos.clone();
-            child.play_unchecked(m);
-            let child_key = incremental.unwrap_or_else(|| played_child_key(pos, key, m, &child));
+            });
             self.set_child(ply, pos, m, child_key);
             // The correction history's continuation table keys the child by this move.
             self.heuristics.set_played(ply, pos.turn(), Some(m));

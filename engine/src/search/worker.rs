@@ -12,7 +12,7 @@ use shakmaty::{Chess, Move, MoveList, Position, Role, Square};
 use super::correction::{self, CorrectionHistory};
 use super::draw::{KeyStack, is_fifty_move_draw, is_insufficient_material};
 use super::eval_cache::EvalCache;
-use super::keys::{child_key, null_move, null_move_key, played_child_key, position_key};
+use super::keys::{null_move, null_move_key, play_keyed, position_key};
 use super::knobs::{Knobs, LmrTable};
 use super::movegen::{TableMove, evasions, legal_moves_not_in_check, table_move, tactical_moves};
 use super::ordering::{
@@ -330,13 +330,8 @@ impl Worker<'_> {
         m: Move,
         ply: usize,
     ) -> (Chess, u64, bool) {
-        let incremental = child_key(pos, key, m);
-        if let Some(k) = incremental {
-            self.prefetch_child(k);
-        }
         let mut child = pos.clone();
-        child.play_unchecked(m);
-        let child_key = incremental.unwrap_or_else(|| played_child_key(pos, key, m, &child));
+        let child_key = play_keyed(pos, key, m, &mut child, |k| self.prefetch_child(k));
         let child_in_check = child.is_check();
         self.set_child(ply, pos, m, child_key);
         self.heuristics.set_played(ply, pos.turn(), Some(m));
