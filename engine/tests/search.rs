@@ -404,6 +404,7 @@ fn every_search_feature_off_by_default_can_be_switched_on() {
         "history_overshoot_margin=150",
         "history_malus_percent=150",
         "correction_major=100",
+        "tt_probcut_margin=300",
         "correction_material=100",
         "low_ply_history=16",
         "rfp_worsening_percent=33",

@@ -489,6 +489,14 @@ search_params! {
     /// ProbCut: plies the verification search is reduced by, beyond the move's own ply.
     /// Useful within 2..5: c_end 1.
     PROBCUT_REDUCTION probcut_reduction: i32 = 3, [1, 16], c_end 1.0, r_end 0.002;
+    /// The table's ProbCut (Stockfish's "small ProbCut"): a non-PV node whose table entry is
+    /// a lower bound (or exact) this many cp or more above beta, searched at most
+    /// `tt_probcut_depth` plies shallower, returns beta plus the margin without a search.
+    /// 0 = off. Useful within 200..600: c_end 30.
+    TT_PROBCUT_MARGIN tt_probcut_margin: i32 = 0, [0, 2000], c_end 30.0, r_end 0.002;
+    /// The table's ProbCut: how many plies shallower than the node its entry may be.
+    /// Useful within 2..6: c_end 1.
+    TT_PROBCUT_DEPTH tt_probcut_depth: i32 = 4, [0, 16], c_end 1.0, r_end 0.002;
     /// LMR: extra plies of reduction for quiet moves in non-PV nodes that are not improving
     /// (static evaluation not above that of the same side's previous evaluated node, two or
     /// else four plies up). 0 = off; 1 won +5.6 Elo at 5,000 nodes (docs/strength.md row 51).

@@ -673,6 +673,21 @@ impl Worker<'_> {
             }
             return h.score;
         }
+        // The table's ProbCut: an entry far enough above beta, nearly deep enough, is taken
+        // as a cut-off by the margin (a shallower search than the node's would be).
+        let tt_probcut_margin = self.knobs.tt_probcut_margin;
+        if tt_probcut_margin > 0
+            && let Some(h) = hit
+            && excluded.is_none()
+            && !pv_node
+            && h.bound != Bound::Upper
+            && h.depth >= depth - self.knobs.tt_probcut_depth
+            && beta.abs() < MATE_BOUND
+            && h.score.abs() < MATE_BOUND
+            && h.score >= beta + tt_probcut_margin
+        {
+            return beta + tt_probcut_margin;
+        }
 
         // The pruning of non-PV nodes needs the static evaluation, and the correction
         // history learns from every node's.
