@@ -344,12 +344,12 @@ fn the_correction_knobs_act_only_with_the_correction_history() {
         "correction_minor=0"
     ));
     assert!(
-        changes_the_search("correction_major=100"),
-        "correction_major=100 changed nothing"
+        changes_the_search("correction_major=0"),
+        "correction_major=0 changed nothing"
     );
     assert!(!changes_the_search_from(
         "correction_history=0",
-        "correction_major=100"
+        "correction_major=0"
     ));
     assert!(!changes_the_search_from(
         "correction_history=0",
@@ -403,7 +403,6 @@ fn every_search_feature_off_by_default_can_be_switched_on() {
         "capture_history_threats=1",
         "history_overshoot_margin=150",
         "history_malus_percent=150",
-        "correction_major=100",
         "tt_probcut_margin=300",
         "correction_material=100",
         "low_ply_history=16",

@@ -431,8 +431,8 @@ search_params! {
     /// Correction history: one more table, keyed by both sides' rooks, queens and kings
     /// (Stockfish's major-piece correction history of 2024), whose entry is added to the
     /// others' correction at this percent (0 = off). The sum stays within `correction_max`.
-    /// c_end 10.
-    CORRECTION_MAJOR correction_major: i32 = 0, [0, 300], c_end 10.0, r_end 0.002;
+    /// 100 since `docs/strength.md` row 187. c_end 10.
+    CORRECTION_MAJOR correction_major: i32 = 100, [0, 300], c_end 10.0, r_end 0.002;
     /// Correction history: one more table, keyed by how many pieces of each kind each side
     /// has, whose entry is added to the others' correction at this percent (0 = off). The
     /// sum stays within `correction_max`. c_end 10.
