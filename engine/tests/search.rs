@@ -355,6 +355,10 @@ fn the_correction_knobs_act_only_with_the_correction_history() {
         "correction_history=0",
         "correction_material=100"
     ));
+    assert!(!changes_the_search_from(
+        "correction_history=0",
+        "correction_continuation_4=100"
+    ));
     assert!(
         changes_the_search("lmr_correction=20"),
         "lmr_correction=20 changed nothing"
@@ -405,6 +409,7 @@ fn every_search_feature_off_by_default_can_be_switched_on() {
         "history_malus_percent=150",
         "tt_probcut_margin=300",
         "correction_material=100",
+        "correction_continuation_4=100",
         "low_ply_history=16",
         "rfp_worsening_percent=33",
         "nnue=0",

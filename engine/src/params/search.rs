@@ -443,6 +443,10 @@ search_params! {
     /// 100 since `docs/strength.md` row 157 (with `correction_residual`; off at row 154
     /// without it). c_end 10.
     CORRECTION_CONTINUATION correction_continuation: i32 = 100, [0, 300], c_end 10.0, r_end 0.002;
+    /// One more continuation correction table, keyed by the moves four plies back and one ply
+    /// back (Stockfish reads it beside the two-ply one), whose entry is added to the others'
+    /// correction at this percent (0 = off). c_end 10.
+    CORRECTION_CONTINUATION_4 correction_continuation_4: i32 = 0, [0, 300], c_end 10.0, r_end 0.002;
     /// Correction history: how fast its entries learn, in percent of the update weights (a
     /// search of depth d moves an entry (d + 1)/256 of the way to its error at 100, at most
     /// 16/256). c_end 10.

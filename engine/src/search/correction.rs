@@ -11,7 +11,8 @@
 //! histories), learn the same errors by piece placement; their mean is added at a percent.
 //! A continuation table, keyed by the last two moves' pieces and target squares (Stockfish's
 //! continuation correction history), learns what a line of play leaves the evaluation
-//! missing; it too is added at a percent. So is a minor-piece table, keyed by both sides'
+//! missing; it too is added at a percent, and so is a second one keyed by the moves four plies
+//! back and one ply back (Stockfish reads both). So is a minor-piece table, keyed by both sides'
 //! knights, bishops and kings (Stockfish's minor-piece correction history), and a major-piece
 //! table, keyed by both sides' rooks, queens and kings (Stockfish's major-piece correction
 //! history of 2024), and a material table, keyed by how many pieces of each kind each side
@@ -117,9 +118,9 @@ fn material_index(board: &Board) -> usize {
 }
 
 /// The pawn table, the non-pawn tables of White's pieces and of Black's, and the
-/// continuation table (by the move two plies back, then the last move: 769 × 769 × 4 bytes
-/// = 2.4 MB, the last row and column unused; the mover's colour is in each key, so no side
-/// index is needed).
+/// continuation tables (by the move two plies back, or four, then the last move: 769 × 769 ×
+/// 4 bytes = 2.4 MB each, the last row and column unused; the mover's colour is in each key,
+/// so no side index is needed).
 pub(crate) struct CorrectionHistory {
     pawn: Box<Table>,
     non_pawn: Box<[Table; 2]>,
@@ -127,6 +128,7 @@ pub(crate) struct CorrectionHistory {
     major: Box<Table>,
     material: Box<Table>,
     continuation: Box<[[i32; MOVE_KEYS]]>,
+    continuation_4: Box<[[i32; MOVE_KEYS]]>,
 }
 
 /// The tables a correction reads, and their weights.
@@ -144,6 +146,9 @@ pub(crate) struct Weights {
     pub material: i32,
     /// The continuation table's entry, in percent (0: not read or learnt).
     pub continuation: i32,
+    /// The entry of the continuation table by the move four plies back, in percent (0: not
+    /// read or learnt).
+    pub continuation_4: i32,
     /// How fast entries learn: the update weights in percent (100: a search of depth d
     /// moves an entry (d + 1)/256 of the way, up to 16/256).
     pub rate: i32,
@@ -152,15 +157,28 @@ pub(crate) struct Weights {
     pub residual: bool,
 }
 
-/// The last two moves of the path to a position (piece and target square, as
-/// [`super::ordering::Heuristics::move_keys`] gives them): the continuation table's key.
-pub(crate) type MoveKeys = [usize; 2];
+/// The moves four plies, two plies and one ply before a position (piece and target square,
+/// as [`super::ordering::Heuristics::move_keys`] gives them): the continuation tables' keys.
+pub(crate) type MoveKeys = [usize; 3];
 
-/// The continuation entry of `moves`: none unless both moves were played (not before the
-/// root, not a null move), so that unrelated lines do not share a row.
+/// The entry of an earlier move and the last one: none unless both were played (not before
+/// the root, not a null move), so that unrelated lines do not share a row.
 #[inline]
-fn continuation_slot(moves: MoveKeys) -> Option<MoveKeys> {
-    moves.iter().all(|&key| key != NO_MOVE_KEY).then_some(moves)
+fn pair_slot(before: usize, last: usize) -> Option<[usize; 2]> {
+    (before != NO_MOVE_KEY && last != NO_MOVE_KEY).then_some([before, last])
+}
+
+/// The continuation table's entry of `moves`: the move two plies back, then the last.
+#[inline]
+fn continuation_slot([_, before, last]: MoveKeys) -> Option<[usize; 2]> {
+    pair_slot(before, last)
+}
+
+/// The second continuation table's entry of `moves`: the move four plies back, then the
+/// last.
+#[inline]
+fn continuation_4_slot([before, _, last]: MoveKeys) -> Option<[usize; 2]> {
+    pair_slot(before, last)
 }
 
 /// Where a position's entries are: found once a node, for its read and its update.
@@ -183,6 +201,7 @@ impl CorrectionHistory {
             major: Box::new([[0; ENTRIES]; 2]),
             material: Box::new([[0; ENTRIES]; 2]),
             continuation: vec![[0; MOVE_KEYS]; MOVE_KEYS].into_boxed_slice(),
+            continuation_4: vec![[0; MOVE_KEYS]; MOVE_KEYS].into_boxed_slice(),
         }
     }
 
@@ -198,7 +217,11 @@ impl CorrectionHistory {
         {
             side.fill(0);
         }
-        for row in self.continuation.iter_mut() {
+        for row in self
+            .continuation
+            .iter_mut()
+            .chain(self.continuation_4.iter_mut())
+        {
             row.fill(0);
         }
     }
@@ -259,6 +282,11 @@ impl CorrectionHistory {
         {
             prefetch(&self.continuation[before][last]);
         }
+        if weights.continuation_4 > 0
+            && let Some([before, last]) = continuation_4_slot(moves)
+        {
+            prefetch(&self.continuation_4[before][last]);
+        }
     }
 
     /// The correction (cp) for `pos`, reached by the moves `moves`, at most `weights.max`
@@ -294,6 +322,11 @@ impl CorrectionHistory {
             && let Some([before, last]) = continuation_slot(moves)
         {
             sum += self.continuation[before][last] * weights.continuation / 100;
+        }
+        if weights.continuation_4 > 0
+            && let Some([before, last]) = continuation_4_slot(moves)
+        {
+            sum += self.continuation_4[before][last] * weights.continuation_4 / 100;
         }
         (sum / GRAIN).clamp(-weights.max, weights.max)
     }
@@ -387,6 +420,11 @@ impl CorrectionHistory {
         {
             learn(&mut self.continuation[before][last]);
         }
+        if weights.continuation_4 > 0
+            && let Some([before, last]) = continuation_4_slot(moves)
+        {
+            learn(&mut self.continuation_4[before][last]);
+        }
     }
 }
 
@@ -396,7 +434,7 @@ mod tests {
     use shakmaty::fen::Fen;
 
     /// No moves known (the root).
-    const ROOT: MoveKeys = [NO_MOVE_KEY, NO_MOVE_KEY];
+    const ROOT: MoveKeys = [NO_MOVE_KEY, NO_MOVE_KEY, NO_MOVE_KEY];
 
     fn weights(max: i32, non_pawn: i32) -> Weights {
         Weights {
@@ -406,6 +444,7 @@ mod tests {
             major: 0,
             material: 0,
             continuation: 0,
+            continuation_4: 0,
             rate: 100,
             residual: false,
         }
@@ -500,14 +539,16 @@ mod tests {
             continuation: 100,
             ..weights(100, 0)
         };
-        let line: MoveKeys = [3, 700];
+        let line: MoveKeys = [9, 3, 700];
         for _ in 0..200 {
             history.update(&start, line, 15, 0, 40, with_continuation);
         }
         // The pawn entry and the continuation entry each hold +40.
         assert!((78..=80).contains(&history.get(&start, line, with_continuation)));
-        // Another line to the same position reads only the pawn entry.
-        assert!((38..=40).contains(&history.get(&start, [3, 701], with_continuation)));
+        // Another line to the same position reads only the pawn entry; the move four plies
+        // back is not this table's key.
+        assert!((38..=40).contains(&history.get(&start, [9, 3, 701], with_continuation)));
+        assert!((78..=80).contains(&history.get(&start, [10, 3, 700], with_continuation)));
         // At half weight, half the continuation entry.
         let half = Weights {
             continuation: 50,
@@ -526,14 +567,64 @@ mod tests {
         );
         // A null move (or the root) in the line: no continuation entry.
         for _ in 0..200 {
-            history.update(&start, [NO_MOVE_KEY, 700], 15, 0, -40, with_continuation);
+            history.update(&start, [9, NO_MOVE_KEY, 700], 15, 0, -40, with_continuation);
         }
         assert_eq!(
-            history.get(&start, [NO_MOVE_KEY, 700], with_continuation),
-            history.get(&start, [NO_MOVE_KEY, 700], weights(100, 0))
+            history.get(&start, [9, NO_MOVE_KEY, 700], with_continuation),
+            history.get(&start, [9, NO_MOVE_KEY, 700], weights(100, 0))
         );
         history.clear();
         assert_eq!(history.get(&start, line, with_continuation), 0);
+    }
+
+    #[test]
+    fn the_second_continuation_table_learns_by_the_moves_four_plies_and_one_ply_back() {
+        let mut history = CorrectionHistory::new();
+        let start = Chess::default();
+        let with_four = Weights {
+            continuation_4: 100,
+            ..weights(100, 0)
+        };
+        let line: MoveKeys = [9, 3, 700];
+        for _ in 0..200 {
+            history.update(&start, line, 15, 0, 40, with_four);
+        }
+        // The pawn entry and the table's entry each hold +40.
+        assert!((78..=80).contains(&history.get(&start, line, with_four)));
+        // Its key: the move four plies back and the last, not the move two plies back.
+        assert!((78..=80).contains(&history.get(&start, [9, 4, 700], with_four)));
+        assert!((38..=40).contains(&history.get(&start, [10, 3, 700], with_four)));
+        assert!((38..=40).contains(&history.get(&start, [9, 3, 701], with_four)));
+        // Not the first continuation table's entry.
+        let with_two = Weights {
+            continuation: 100,
+            ..weights(100, 0)
+        };
+        assert!((38..=40).contains(&history.get(&start, line, with_two)));
+        // At half weight, half the entry; off, neither read nor learnt.
+        let half = Weights {
+            continuation_4: 50,
+            ..with_four
+        };
+        assert!((58..=60).contains(&history.get(&start, line, half)));
+        let mut pawn_only = CorrectionHistory::new();
+        for _ in 0..200 {
+            pawn_only.update(&start, line, 15, 0, 40, weights(100, 0));
+        }
+        assert_eq!(
+            pawn_only.get(&start, line, with_four),
+            pawn_only.get(&start, line, weights(100, 0))
+        );
+        // Fewer than four plies played: no entry.
+        for _ in 0..200 {
+            history.update(&start, [NO_MOVE_KEY, 3, 700], 15, 0, -40, with_four);
+        }
+        assert_eq!(
+            history.get(&start, [NO_MOVE_KEY, 3, 700], with_four),
+            history.get(&start, [NO_MOVE_KEY, 3, 700], weights(100, 0))
+        );
+        history.clear();
+        assert_eq!(history.get(&start, line, with_four), 0);
     }
 
     #[test]
@@ -543,7 +634,7 @@ mod tests {
             continuation: 100,
             ..weights(200, 100)
         };
-        let line: MoveKeys = [3, 700];
+        let line: MoveKeys = [9, 3, 700];
         let residual = Weights {
             residual: true,
             ..all

@@ -166,10 +166,15 @@ impl Heuristics {
         self.played_moves[ply] = m;
     }
 
-    /// The keys (piece and target square) of the moves two plies and one ply before `ply`.
+    /// The keys (piece and target square) of the moves four plies, two plies and one ply
+    /// before `ply`.
     #[inline]
-    pub(crate) fn move_keys(&self, ply: usize) -> [usize; 2] {
-        [self.played_before(ply, 2), self.played_before(ply, 1)]
+    pub(crate) fn move_keys(&self, ply: usize) -> [usize; 3] {
+        [
+            self.played_before(ply, 4),
+            self.played_before(ply, 2),
+            self.played_before(ply, 1),
+        ]
     }
 
     /// The move played at `ply` of the current path, if a quiet one.

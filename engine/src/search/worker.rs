@@ -220,6 +220,7 @@ impl Worker<'_> {
             major: self.knobs.correction_major,
             material: self.knobs.correction_material,
             continuation: self.knobs.correction_continuation,
+            continuation_4: self.knobs.correction_continuation_4,
             rate: self.knobs.correction_rate,
             residual: self.knobs.correction_residual,
         }
