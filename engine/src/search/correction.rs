@@ -531,100 +531,105 @@ mod tests {
         assert_eq!(history.get(&start, ROOT, weights(100, 100)), 0);
     }
 
-    #[test]
-    fn the_continuation_table_learns_by_the_last_two_moves() {
-        let mut history = CorrectionHistory::new();
+    /// A continuation table read at 100 % (`with`) learns the start position's error after
+    /// `line` beside the pawn table; `same` is another line with the table's key (the same
+    /// entry), `others` lines without it (the pawn entry alone), `unplayed` a line missing
+    /// one of the key's moves (no entry). At 50 % (`half`) half the entry is read; off, the
+    /// table is neither read nor learnt.
+    fn assert_the_line_table_learns_by_its_moves(
+        with: Weights,
+        half: Weights,
+        line: MoveKeys,
+        same: MoveKeys,
+        others: &[MoveKeys],
+        unplayed: MoveKeys,
+    ) {
         let start = Chess::default();
-        let with_continuation = Weights {
-            continuation: 100,
-            ..weights(100, 0)
-        };
-        let line: MoveKeys = [9, 3, 700];
+        let mut history = CorrectionHistory::new();
         for _ in 0..200 {
-            history.update(&start, line, 15, 0, 40, with_continuation);
+            history.update(&start, line, 15, 0, 40, with);
         }
-        // The pawn entry and the continuation entry each hold +40.
-        assert!((78..=80).contains(&history.get(&start, line, with_continuation)));
-        // Another line to the same position reads only the pawn entry; the move four plies
-        // back is not this table's key.
-        assert!((38..=40).contains(&history.get(&start, [9, 3, 701], with_continuation)));
-        assert!((78..=80).contains(&history.get(&start, [10, 3, 700], with_continuation)));
-        // At half weight, half the continuation entry.
-        let half = Weights {
-            continuation: 50,
-            ..with_continuation
-        };
+        // The pawn entry and the table's entry each hold +40.
+        assert!((78..=80).contains(&history.get(&start, line, with)));
+        assert!((78..=80).contains(&history.get(&start, same, with)));
+        for &other in others {
+            assert!(
+                (38..=40).contains(&history.get(&start, other, with)),
+                "{other:?}"
+            );
+        }
         assert!((58..=60).contains(&history.get(&start, line, half)));
-        // Off, it is neither read nor learnt.
         assert!((38..=40).contains(&history.get(&start, line, weights(100, 0))));
         let mut pawn_only = CorrectionHistory::new();
         for _ in 0..200 {
             pawn_only.update(&start, line, 15, 0, 40, weights(100, 0));
         }
         assert_eq!(
-            pawn_only.get(&start, line, with_continuation),
+            pawn_only.get(&start, line, with),
             pawn_only.get(&start, line, weights(100, 0))
         );
-        // A null move (or the root) in the line: no continuation entry.
         for _ in 0..200 {
-            history.update(&start, [9, NO_MOVE_KEY, 700], 15, 0, -40, with_continuation);
+            history.update(&start, unplayed, 15, 0, -40, with);
         }
         assert_eq!(
-            history.get(&start, [9, NO_MOVE_KEY, 700], with_continuation),
-            history.get(&start, [9, NO_MOVE_KEY, 700], weights(100, 0))
+            history.get(&start, unplayed, with),
+            history.get(&start, unplayed, weights(100, 0))
         );
         history.clear();
-        assert_eq!(history.get(&start, line, with_continuation), 0);
+        assert_eq!(history.get(&start, line, with), 0);
     }
 
+    /// Its key: the moves two plies back and one ply back, whatever came four plies back;
+    /// a null move (or the root) among them: no entry.
+    #[test]
+    fn the_continuation_table_learns_by_the_last_two_moves() {
+        let with = Weights {
+            continuation: 100,
+            ..weights(100, 0)
+        };
+        assert_the_line_table_learns_by_its_moves(
+            with,
+            Weights {
+                continuation: 50,
+                ..with
+            },
+            [9, 3, 700],
+            [10, 3, 700],
+            &[[9, 4, 700], [9, 3, 701]],
+            [9, NO_MOVE_KEY, 700],
+        );
+    }
+
+    /// Its key: the moves four plies back and one ply back, whatever came two plies back;
+    /// fewer than four plies played: no entry.
     #[test]
     fn the_second_continuation_table_learns_by_the_moves_four_plies_and_one_ply_back() {
-        let mut history = CorrectionHistory::new();
-        let start = Chess::default();
-        let with_four = Weights {
+        let with = Weights {
             continuation_4: 100,
             ..weights(100, 0)
         };
-        let line: MoveKeys = [9, 3, 700];
-        for _ in 0..200 {
-            history.update(&start, line, 15, 0, 40, with_four);
-        }
-        // The pawn entry and the table's entry each hold +40.
-        assert!((78..=80).contains(&history.get(&start, line, with_four)));
-        // Its key: the move four plies back and the last, not the move two plies back.
-        assert!((78..=80).contains(&history.get(&start, [9, 4, 700], with_four)));
-        assert!((38..=40).contains(&history.get(&start, [10, 3, 700], with_four)));
-        assert!((38..=40).contains(&history.get(&start, [9, 3, 701], with_four)));
+        assert_the_line_table_learns_by_its_moves(
+            with,
+            Weights {
+                continuation_4: 50,
+                ..with
+            },
+            [9, 3, 700],
+            [9, 4, 700],
+            &[[10, 3, 700], [9, 3, 701]],
+            [NO_MOVE_KEY, 3, 700],
+        );
         // Not the first continuation table's entry.
+        let start = Chess::default();
+        let mut history = CorrectionHistory::new();
+        for _ in 0..200 {
+            history.update(&start, [9, 3, 700], 15, 0, 40, with);
+        }
         let with_two = Weights {
             continuation: 100,
             ..weights(100, 0)
         };
-        assert!((38..=40).contains(&history.get(&start, line, with_two)));
-        // At half weight, half the entry; off, neither read nor learnt.
-        let half = Weights {
-            continuation_4: 50,
-            ..with_four
-        };
-        assert!((58..=60).contains(&history.get(&start, line, half)));
-        let mut pawn_only = CorrectionHistory::new();
-        for _ in 0..200 {
-            pawn_only.update(&start, line, 15, 0, 40, weights(100, 0));
-        }
-        assert_eq!(
-            pawn_only.get(&start, line, with_four),
-            pawn_only.get(&start, line, weights(100, 0))
-        );
-        // Fewer than four plies played: no entry.
-        for _ in 0..200 {
-            history.update(&start, [NO_MOVE_KEY, 3, 700], 15, 0, -40, with_four);
-        }
-        assert_eq!(
-            history.get(&start, [NO_MOVE_KEY, 3, 700], with_four),
-            history.get(&start, [NO_MOVE_KEY, 3, 700], weights(100, 0))
-        );
-        history.clear();
-        assert_eq!(history.get(&start, line, with_four), 0);
+        assert!((38..=40).contains(&history.get(&start, [9, 3, 700], with_two)));
     }
 
     #[test]
