@@ -127,8 +127,7 @@ pub(crate) struct CorrectionHistory {
     minor: Box<Table>,
     major: Box<Table>,
     material: Box<Table>,
-    continuation: Box<[[i32; MOVE_KEYS]]>,
-    continuation_4: Box<[[i32; MOVE_KEYS]]>,
+    continuation: [Box<[[i32; MOVE_KEYS]]>; CONTINUATION_TABLES],
 }
 
 /// The tables a correction reads, and their weights.
@@ -168,17 +167,27 @@ fn pair_slot(before: usize, last: usize) -> Option<[usize; 2]> {
     (before != NO_MOVE_KEY && last != NO_MOVE_KEY).then_some([before, last])
 }
 
-/// The continuation table's entry of `moves`: the move two plies back, then the last.
-#[inline]
-fn continuation_slot([_, before, last]: MoveKeys) -> Option<[usize; 2]> {
-    pair_slot(before, last)
-}
+/// The continuation tables: by the move two plies back, then by the move four plies back.
+const CONTINUATION_TABLES: usize = 2;
 
-/// The second continuation table's entry of `moves`: the move four plies back, then the
-/// last.
-#[inline]
-fn continuation_4_slot([before, _, last]: MoveKeys) -> Option<[usize; 2]> {
-    pair_slot(before, last)
+/// The entry of continuation table `table` for `moves` (the earlier move, then the last)
+/// and its percent, if the table is read and learnt and both moves were played.
+#[inline(always)]
+fn continuation_entry(
+    table: usize,
+    [four_back, two_back, last]: MoveKeys,
+    weights: Weights,
+) -> Option<([usize; 2], i32)> {
+    let (before, percent) = if table == 0 {
+        (two_back, weights.continuation)
+    } else {
+        (four_back, weights.continuation_4)
+    };
+    if percent > 0 {
+        pair_slot(before, last).map(|entry| (entry, percent))
+    } else {
+        None
+    }
 }
 
 /// Where a position's entries are: found once a node, for its read and its update.
@@ -200,8 +209,8 @@ impl CorrectionHistory {
             minor: Box::new([[0; ENTRIES]; 2]),
             major: Box::new([[0; ENTRIES]; 2]),
             material: Box::new([[0; ENTRIES]; 2]),
-            continuation: vec![[0; MOVE_KEYS]; MOVE_KEYS].into_boxed_slice(),
-            continuation_4: vec![[0; MOVE_KEYS]; MOVE_KEYS].into_boxed_slice(),
+            continuation: [(); CONTINUATION_TABLES]
+                .map(|()| vec![[0; MOVE_KEYS]; MOVE_KEYS].into_boxed_slice()),
         }
     }
 
@@ -217,11 +226,7 @@ impl CorrectionHistory {
         {
             side.fill(0);
         }
-        for row in self
-            .continuation
-            .iter_mut()
-            .chain(self.continuation_4.iter_mut())
-        {
+        for row in self.continuation.iter_mut().flatten() {
             row.fill(0);
         }
     }
@@ -259,7 +264,7 @@ impl CorrectionHistory {
         }
     }
 
-    /// Starts loading the entries at `slots` (and the continuation entry of `moves`) that
+    /// Starts loading the entries at `slots` (and the continuation entries of `moves`) that
     /// the node of the position reads soon: a child's, as soon as it is made.
     #[inline(always)]
     pub(crate) fn prefetch(&self, slots: &Slots, moves: MoveKeys, weights: Weights) {
@@ -277,21 +282,16 @@ impl CorrectionHistory {
         if weights.material > 0 {
             prefetch(&self.material[slots.side][slots.material]);
         }
-        if weights.continuation > 0
-            && let Some([before, last]) = continuation_slot(moves)
-        {
-            prefetch(&self.continuation[before][last]);
-        }
-        if weights.continuation_4 > 0
-            && let Some([before, last]) = continuation_4_slot(moves)
-        {
-            prefetch(&self.continuation_4[before][last]);
+        for table in 0..CONTINUATION_TABLES {
+            if let Some(([before, last], _)) = continuation_entry(table, moves, weights) {
+                prefetch(&self.continuation[table][before][last]);
+            }
         }
     }
 
     /// The correction (cp) for `pos`, reached by the moves `moves`, at most `weights.max`
     /// either way: the pawn table's entry, plus the non-pawn tables' mean, the minor-piece
-    /// entry and the continuation entry at their percents.
+    /// entry and the continuation entries at their percents.
     #[cfg(test)]
     pub(crate) fn get(&self, pos: &Chess, moves: MoveKeys, weights: Weights) -> i32 {
         let slots = Self::slots(pos, weights);
@@ -318,15 +318,10 @@ impl CorrectionHistory {
         if weights.material > 0 {
             sum += self.material[slots.side][slots.material] * weights.material / 100;
         }
-        if weights.continuation > 0
-            && let Some([before, last]) = continuation_slot(moves)
-        {
-            sum += self.continuation[before][last] * weights.continuation / 100;
-        }
-        if weights.continuation_4 > 0
-            && let Some([before, last]) = continuation_4_slot(moves)
-        {
-            sum += self.continuation_4[before][last] * weights.continuation_4 / 100;
+        for table in 0..CONTINUATION_TABLES {
+            if let Some(([before, last], percent)) = continuation_entry(table, moves, weights) {
+                sum += self.continuation[table][before][last] * percent / 100;
+            }
         }
         (sum / GRAIN).clamp(-weights.max, weights.max)
     }
@@ -415,15 +410,10 @@ impl CorrectionHistory {
         if weights.material > 0 {
             learn(&mut self.material[slots.side][slots.material]);
         }
-        if weights.continuation > 0
-            && let Some([before, last]) = continuation_slot(moves)
-        {
-            learn(&mut self.continuation[before][last]);
-        }
-        if weights.continuation_4 > 0
-            && let Some([before, last]) = continuation_4_slot(moves)
-        {
-            learn(&mut self.continuation_4[before][last]);
+        for table in 0..CONTINUATION_TABLES {
+            if let Some(([before, last], _)) = continuation_entry(table, moves, weights) {
+                learn(&mut self.continuation[table][before][last]);
+            }
         }
     }
 }
