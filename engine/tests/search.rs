@@ -110,6 +110,24 @@ fn threefold_repetition_with_game_history_is_a_draw() {
 }
 
 #[test]
+fn draw_jitter_scores_a_repetition_one_off_zero() {
+    // Row 95's claim of a draw by repetition, with `draw_jitter`: still the drawing move, but
+    // the draw is worth −1 or +1 (by the node count at the repeating node), never exactly 0.
+    let fen = "7k/8/8/8/8/8/5PPP/R5K1 b - - 10 40";
+    let root = pos(fen);
+    let kg8 = "h8g8".parse::<UciMove>().unwrap().to_move(&root).unwrap();
+    let mut after = root.clone();
+    after.play_unchecked(kg8);
+    let repeated = position_key(&after);
+    let history = [1, repeated, 2, repeated];
+    let mut p = Params::default();
+    p.set_assignment("draw_jitter=1").unwrap();
+    let r = search_with(p, fen, depth(6), &history);
+    assert_eq!(uci(&r), "h8g8", "{r:?}");
+    assert!(matches!(r.score, Score::Cp(-1 | 1)), "{r:?}");
+}
+
+#[test]
 fn fifty_move_rule_is_a_draw() {
     // A rook up, but the 99th half-move: any move (none captures) ends the game in a draw.
     let r = search_with(

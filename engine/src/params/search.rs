@@ -345,6 +345,10 @@ search_params! {
     /// damps by (200 − clock)/214; 200 lost, docs/strength.md row 104). Useful within
     /// 100..1000: c_end 20.
     FIFTY_MOVE_SCALE fifty_move_scale: i32 = 0, [0, 1000], c_end 20.0, r_end 0.002;
+    /// A repetition or fifty-move draw inside the search scores −1 or +1 by the node count
+    /// instead of 0 (Stockfish's `value_draw`): a side can no longer count on every draw being
+    /// worth exactly alpha, which blinds the search to the other moves of a drawn line.
+    DRAW_JITTER draw_jitter: bool = false, [0, 1], c_end 0.5, r_end 0.002;
     /// Internal iterative reduction: a node at depth `iir_depth` or more without a table move
     /// is searched one ply shallower (its move ordering is a guess anyway).
     IIR iir: bool = false, [0, 1], c_end 0.5, r_end 0.002;

@@ -119,6 +119,17 @@ pub(crate) struct Worker<'a> {
 }
 
 impl Worker<'_> {
+    /// The score of a draw by repetition or the fifty-move rule in the main search: 0, or
+    /// with `draw_jitter` −1 or +1 by the node count, reproducibly.
+    #[inline]
+    fn rule_draw(&self) -> i32 {
+        if self.knobs.draw_jitter {
+            DRAW - 1 + (self.nodes & 2) as i32
+        } else {
+            DRAW
+        }
+    }
+
     /// Counts a node, or reports that the search must stop. Node limits are exact (checked at
     /// every node, so the count is reproducible); time and the stop flag are polled.
     #[inline]
@@ -636,8 +647,11 @@ impl Worker<'_> {
         debug_assert_eq!(self.pending >> ply, 0, "{pos:?}");
         let root = ply == 0;
         if !root {
-            if is_insufficient_material(pos) || self.keys.is_repetition(ply, pos.halfmoves()) {
+            if is_insufficient_material(pos) {
                 return DRAW;
+            }
+            if self.keys.is_repetition(ply, pos.halfmoves()) {
+                return self.rule_draw();
             }
             if ply >= MAX_PLY - 1 {
                 return self.evaluate(pos, ply);
@@ -969,7 +983,7 @@ impl Worker<'_> {
         if let Some(first) = first {
             // There is a legal move, so neither mate nor stalemate.
             if is_fifty_move_draw(pos.halfmoves()) {
-                return DRAW;
+                return self.rule_draw();
             }
             self.defer(pos, tt_move, ply, first);
         } else {
@@ -986,7 +1000,7 @@ impl Worker<'_> {
                 return if in_check { mated_in(ply) } else { DRAW };
             }
             if !root && is_fifty_move_draw(pos.halfmoves()) {
-                return DRAW;
+                return self.rule_draw();
             }
             self.order(pos, &moves, tt_move, ply);
         }
