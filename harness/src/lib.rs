@@ -33,6 +33,7 @@ pub mod game;
 pub mod interrupt;
 pub mod nnue;
 pub mod output;
+pub mod pgn;
 pub mod report;
 pub mod reporters;
 pub mod runner;

@@ -4,7 +4,7 @@ use std::time::Duration;
 
 use engine::params::Params;
 use engine::search::{Score, Searcher};
-use harness::datagen::filter::game_positions;
+use harness::datagen::filter::record_positions;
 use harness::game::{GameRecord, GameResult, MoveRecord, Termination};
 use shakmaty::uci::UciMove;
 use shakmaty::{Chess, Position};
@@ -68,7 +68,7 @@ fn skips_book_check_and_everything_after_a_mate_score() {
         Termination::AdjudicationResign,
     );
     let mut resolver = Searcher::new(Params::default(), 1);
-    let (kept, stats) = game_positions(&game, &mut resolver);
+    let (kept, stats) = record_positions(&game, &mut resolver);
     assert_eq!(stats.book, 2);
     assert_eq!(stats.searched, 7);
     assert_eq!(stats.in_check, 2);
@@ -99,7 +99,7 @@ fn resolves_to_the_quiet_leaf() {
         Termination::AdjudicationDraw,
     );
     let mut resolver = Searcher::new(Params::default(), 1);
-    let (kept, _) = game_positions(&game, &mut resolver);
+    let (kept, _) = record_positions(&game, &mut resolver);
     assert_eq!(kept.len(), 1);
     let mut noisy = Chess::default();
     for m in ["e2e4", "e7e5", "g1f3", "d8h4"] {
@@ -122,7 +122,7 @@ fn games_lost_by_a_player_fault_give_nothing() {
         Termination::IllegalMove,
     );
     let mut resolver = Searcher::new(Params::default(), 1);
-    let (kept, stats) = game_positions(&game, &mut resolver);
+    let (kept, stats) = record_positions(&game, &mut resolver);
     assert!(kept.is_empty());
     assert_eq!(stats.faulty_game, 2);
 }

@@ -61,6 +61,8 @@ pub enum Command {
     Book(cmd::book::BookArgs),
     /// Generate labelled positions for the tuner by self-play.
     Datagen(cmd::datagen::DatagenArgs),
+    /// Labelled positions from games already played (a match's games.pgn with its scores).
+    Extract(cmd::extract::ExtractArgs),
     /// Give labelled positions another UCI engine's search scores (e.g. Stockfish's).
     Relabel(cmd::relabel::RelabelArgs),
     /// Texel-tune evaluation weights on labelled positions.
@@ -90,6 +92,7 @@ pub fn run(cli: Cli) -> anyhow::Result<std::process::ExitCode> {
         Command::Spsa(args) => cmd::spsa::run(*args),
         Command::Book(args) => cmd::book::run(args),
         Command::Datagen(args) => cmd::datagen::run(args),
+        Command::Extract(args) => cmd::extract::run(args),
         Command::Relabel(args) => cmd::relabel::run(args),
         Command::Tune(args) => cmd::tune::run(args),
         Command::TrainNet(args) => cmd::train_net::run(args),

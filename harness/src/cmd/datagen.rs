@@ -205,7 +205,6 @@ pub fn run(args: DatagenArgs) -> anyhow::Result<ExitCode> {
 
 fn print_report(report: &DatagenReport, out: &Path) {
     let seconds = report.elapsed.as_secs_f64();
-    let f = &report.filtered;
     let new_positions = report.positions - report.resumed_positions;
     println!(
         "Wrote {} positions from {} games to {} in {:.1} s ({:.0} positions/s){}",
@@ -227,18 +226,5 @@ fn print_report(report: &DatagenReport, out: &Path) {
         "Games: {} White wins, {} draws, {} Black wins",
         report.white_wins, report.draws, report.black_wins
     );
-    println!(
-        "Positions searched {}, kept {}; left out: {} in check, {} at or after a mate score, \
-         {} with a noisy leaf, {} without a score, {} from failed games, {} duplicates \
-         ({} book and random plies not counted as searched)",
-        f.searched,
-        f.kept,
-        f.in_check,
-        f.after_mate,
-        f.bad_leaf,
-        f.no_score,
-        f.faulty_game,
-        report.duplicates,
-        f.book
-    );
+    println!("{}", report.filtered.describe(report.duplicates));
 }

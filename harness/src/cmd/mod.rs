@@ -10,6 +10,7 @@ pub mod book;
 pub mod check_net;
 pub mod datagen;
 pub mod elo;
+pub mod extract;
 pub mod gauntlet;
 pub mod relabel;
 pub mod report;

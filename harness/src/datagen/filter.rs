@@ -10,7 +10,7 @@ use std::collections::HashSet;
 use engine::search::{Score, Searcher, position_key};
 use shakmaty::{Chess, Color, Position};
 
-use crate::game::{GameRecord, Termination};
+use crate::game::{GameRecord, MoveRecord};
 
 /// A position kept for the data set.
 #[derive(Clone, Debug)]
@@ -55,34 +55,53 @@ impl FilterStats {
         self.faulty_game += other.faulty_game;
         self.kept += other.kept;
     }
+
+    /// One line for a run's report: what was searched, kept and left out, and why.
+    pub fn describe(&self, duplicates: u64) -> String {
+        format!(
+            "Positions searched {}, kept {}; left out: {} in check, {} at or after a mate \
+             score, {} with a noisy leaf, {} without a score, {} from failed games, {} \
+             duplicates ({} book and random plies not counted as searched)",
+            self.searched,
+            self.kept,
+            self.in_check,
+            self.after_mate,
+            self.bad_leaf,
+            self.no_score,
+            self.faulty_game,
+            duplicates,
+            self.book
+        )
+    }
 }
 
-/// Whether a game ended by a player failing rather than by chess or adjudication; its result
-/// says nothing about its positions.
-fn is_fault(termination: Termination) -> bool {
-    matches!(
-        termination,
-        Termination::TimeForfeit
-            | Termination::Disconnect
-            | Termination::Stall
-            | Termination::IllegalMove
-    )
-}
-
-/// The positions of `record` worth keeping, resolved to quiet leaves with `resolver`.
-pub fn game_positions(
+/// [`game_positions`] of a game just played: none if it ended by a player's failure.
+pub fn record_positions(
     record: &GameRecord,
+    resolver: &mut Searcher,
+) -> (Vec<Candidate>, FilterStats) {
+    let faulty = record.termination.fault().is_some();
+    game_positions(&record.start, &record.moves, faulty, resolver)
+}
+
+/// The positions of the game played from `start` by `moves` worth keeping, resolved to quiet
+/// leaves with `resolver`. A `faulty` game, ended by a player's failure (a time forfeit, a
+/// crash), keeps none: its result says nothing of them.
+pub fn game_positions(
+    start: &Chess,
+    moves: &[MoveRecord],
+    faulty: bool,
     resolver: &mut Searcher,
 ) -> (Vec<Candidate>, FilterStats) {
     let mut stats = FilterStats::default();
     let mut kept = Vec::new();
-    if is_fault(record.termination) {
-        stats.faulty_game = record.moves.iter().filter(|m| !m.book).count() as u64;
+    if faulty {
+        stats.faulty_game = moves.iter().filter(|m| !m.book).count() as u64;
         return (kept, stats);
     }
-    let mut position = record.start.clone();
+    let mut position = start.clone();
     let mut mate_seen = false;
-    for played in &record.moves {
+    for played in moves {
         let before = position.clone();
         position.play_unchecked(played.mv);
         if played.book {

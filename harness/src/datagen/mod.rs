@@ -4,9 +4,11 @@
 //! - [`filter`]: which positions of a game are kept, resolved to quiet ones, deduplicated;
 //! - [`writer`]: the output lines, written whole as each game ends;
 //! - [`progress`]: where a run stands after each game, so a stopped run resumes exactly;
-//! - [`relabel`]: existing positions given another engine's scores.
+//! - [`relabel`]: existing positions given another engine's scores;
+//! - [`from_games`]: the positions of games already played (a match's games.pgn).
 
 pub mod filter;
+pub mod from_games;
 pub mod progress;
 pub mod relabel;
 pub mod selfplay;

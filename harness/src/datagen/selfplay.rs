@@ -220,7 +220,7 @@ fn play_games(
             return;
         };
         resolver.new_game();
-        let (positions, stats) = filter::game_positions(&record, &mut resolver);
+        let (positions, stats) = filter::record_positions(&record, &mut resolver);
         let game = PlayedGame {
             index,
             record,
