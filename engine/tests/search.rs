@@ -91,17 +91,21 @@ fn avoids_stalemating_when_winning() {
     );
 }
 
-#[test]
-fn threefold_repetition_with_game_history_is_a_draw() {
-    // Black is a rook down; after 1...Kg8 the position would occur for the third time, so the
-    // losing side claims the draw by repetition.
+/// Black is a rook down; after 1...Kg8 the position would occur for the third time, so the
+/// losing side can claim the draw by repetition: the FEN and the game's history of keys.
+fn repetition_claim() -> (&'static str, [u64; 4]) {
     let fen = "7k/8/8/8/8/8/5PPP/R5K1 b - - 10 40";
     let root = pos(fen);
     let kg8 = "h8g8".parse::<UciMove>().unwrap().to_move(&root).unwrap();
     let mut after = root.clone();
     after.play_unchecked(kg8);
     let repeated = position_key(&after);
-    let history = [1, repeated, 2, repeated];
+    (fen, [1, repeated, 2, repeated])
+}
+
+#[test]
+fn threefold_repetition_with_game_history_is_a_draw() {
+    let (fen, history) = repetition_claim();
     let r = search_with(Params::default(), fen, depth(6), &history);
     assert_eq!((uci(&r).as_str(), r.score), ("h8g8", Score::Cp(0)), "{r:?}");
     // Without the history the same search sees a lost position.
@@ -111,15 +115,9 @@ fn threefold_repetition_with_game_history_is_a_draw() {
 
 #[test]
 fn draw_jitter_scores_a_repetition_one_off_zero() {
-    // Row 95's claim of a draw by repetition, with `draw_jitter`: still the drawing move, but
-    // the draw is worth −1 or +1 (by the node count at the repeating node), never exactly 0.
-    let fen = "7k/8/8/8/8/8/5PPP/R5K1 b - - 10 40";
-    let root = pos(fen);
-    let kg8 = "h8g8".parse::<UciMove>().unwrap().to_move(&root).unwrap();
-    let mut after = root.clone();
-    after.play_unchecked(kg8);
-    let repeated = position_key(&after);
-    let history = [1, repeated, 2, repeated];
+    // The claim of a draw by repetition, with `draw_jitter`: still the drawing move, but the
+    // draw is worth −1 or +1 (by the node count at the repeating node), never exactly 0.
+    let (fen, history) = repetition_claim();
     let mut p = Params::default();
     p.set_assignment("draw_jitter=1").unwrap();
     let r = search_with(p, fen, depth(6), &history);

@@ -3,12 +3,10 @@
 
 use std::io::BufRead;
 
-use shakmaty::fen::Fen;
-use shakmaty::san::SanPlus;
-use shakmaty::{CastlingMode, Chess, Position};
+use shakmaty::Position;
 
 use super::{BookError, OnBadEntry, Opening};
-use crate::pgn::{RawGame, RawMove};
+use crate::pgn::RawGame;
 
 /// Reads every game; returns the openings and the number of bad games skipped.
 pub(super) fn read(
@@ -42,34 +40,12 @@ pub(super) fn read(
 
 /// Plays the game's first `plies` moves; an error names the line of the offending text.
 fn build(game: &RawGame, plies: Option<usize>) -> Result<Opening, (usize, String)> {
-    if let Some(error) = &game.error {
-        return Err(error.clone());
-    }
-    let start: Chess = match game.tag("FEN") {
-        None => Chess::default(),
-        Some((line, fen)) => Fen::from_ascii(fen.as_bytes())
-            .map_err(|e| (line, format!("bad FEN '{fen}': {e}")))?
-            .into_position(CastlingMode::Standard)
-            .map_err(|e| (line, format!("illegal position '{fen}': {e}")))?,
-    };
+    let start = game.start()?;
     let mut pos = start.clone();
     let mut moves = Vec::new();
     let limit = plies.unwrap_or(usize::MAX);
-    for RawMove {
-        line, san: text, ..
-    } in game.moves.iter().take(limit)
-    {
-        let san = SanPlus::from_ascii(text.as_bytes())
-            .map_err(|e| (*line, format!("'{text}' is not a move in SAN: {e}")))?;
-        let m = san.san.to_move(&pos).map_err(|e| {
-            (
-                *line,
-                format!(
-                    "'{text}' is not a legal move in game from line {}: {e}",
-                    game.first_line
-                ),
-            )
-        })?;
+    for played in game.moves.iter().take(limit) {
+        let m = game.legal_move(played, &pos)?;
         pos.play_unchecked(m);
         moves.push(m);
     }

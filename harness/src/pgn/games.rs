@@ -8,9 +8,7 @@ use std::time::Duration;
 
 use anyhow::Context as _;
 use engine::search::Score;
-use shakmaty::fen::Fen;
-use shakmaty::san::SanPlus;
-use shakmaty::{CastlingMode, Chess, Position};
+use shakmaty::{Chess, Position};
 
 use super::RawGame;
 use crate::game::{GameResult, MoveRecord};
@@ -68,9 +66,6 @@ pub fn read_file(
 
 /// The game `raw` describes, or `None` if it has no result.
 fn build(raw: &RawGame) -> Result<Option<ScoredGame>, (usize, String)> {
-    if let Some(error) = &raw.error {
-        return Err(error.clone());
-    }
     let result_text = raw
         .result
         .as_deref()
@@ -81,31 +76,11 @@ fn build(raw: &RawGame) -> Result<Option<ScoredGame>, (usize, String)> {
         Some("1/2-1/2") => GameResult::Draw,
         _ => return Ok(None),
     };
-    let start: Chess = match raw.tag("FEN") {
-        None => Chess::default(),
-        Some((line, fen)) => Fen::from_ascii(fen.as_bytes())
-            .map_err(|e| (line, format!("bad FEN '{fen}': {e}")))?
-            .into_position(CastlingMode::Standard)
-            .map_err(|e| (line, format!("illegal position '{fen}': {e}")))?,
-    };
+    let start = raw.start()?;
     let mut position = start.clone();
     let mut moves = Vec::with_capacity(raw.moves.len());
     for played in &raw.moves {
-        let san = SanPlus::from_ascii(played.san.as_bytes()).map_err(|e| {
-            (
-                played.line,
-                format!("'{}' is not a move in SAN: {e}", played.san),
-            )
-        })?;
-        let mv = san.san.to_move(&position).map_err(|e| {
-            (
-                played.line,
-                format!(
-                    "'{}' is not a legal move in the game from line {}: {e}",
-                    played.san, raw.first_line
-                ),
-            )
-        })?;
+        let mv = raw.legal_move(played, &position)?;
         position.play_unchecked(mv);
         let comment = played.comment.as_deref().map(parse_comment);
         let comment = comment.unwrap_or_default();

@@ -7,6 +7,10 @@
 
 pub mod games;
 
+use shakmaty::fen::Fen;
+use shakmaty::san::SanPlus;
+use shakmaty::{CastlingMode, Chess, Move};
+
 /// A game as scanned, before its moves are checked.
 #[derive(Debug, Default)]
 pub struct RawGame {
@@ -30,6 +34,38 @@ impl RawGame {
             .iter()
             .find(|(_, k, _)| k.eq_ignore_ascii_case(key))
             .map(|(line, _, value)| (*line, value.as_str()))
+    }
+
+    /// The position the game starts from: its `FEN` tag's, else the standard one. An error
+    /// (the game's first syntax error, or a bad FEN) is the line and a message.
+    pub fn start(&self) -> Result<Chess, (usize, String)> {
+        if let Some(error) = &self.error {
+            return Err(error.clone());
+        }
+        match self.tag("FEN") {
+            None => Ok(Chess::default()),
+            Some((line, fen)) => Fen::from_ascii(fen.as_bytes())
+                .map_err(|e| (line, format!("bad FEN '{fen}': {e}")))?
+                .into_position(CastlingMode::Standard)
+                .map_err(|e| (line, format!("illegal position '{fen}': {e}"))),
+        }
+    }
+
+    /// `played`, one of this game's moves, as a legal move in `position`; an error names its
+    /// line.
+    pub fn legal_move(&self, played: &RawMove, position: &Chess) -> Result<Move, (usize, String)> {
+        let text = &played.san;
+        let san = SanPlus::from_ascii(text.as_bytes())
+            .map_err(|e| (played.line, format!("'{text}' is not a move in SAN: {e}")))?;
+        san.san.to_move(position).map_err(|e| {
+            (
+                played.line,
+                format!(
+                    "'{text}' is not a legal move in the game from line {}: {e}",
+                    self.first_line
+                ),
+            )
+        })
     }
 }
 
