@@ -39,7 +39,9 @@ pub struct ReadStats {
 }
 
 /// Reads the games of `path` (plain or `.xz`) in order and hands each finished one to
-/// `on_game`. A game that does not parse or play is an error naming the file and line.
+/// `on_game`. A finished game that does not parse or play is an error naming the file and
+/// line; an unfinished one is only counted, so that a file a match is still writing (or one
+/// cut off mid-game) reads.
 pub fn read_file(
     path: &Path,
     mut on_game: impl FnMut(ScoredGame) -> anyhow::Result<()>,
