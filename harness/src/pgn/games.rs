@@ -72,11 +72,8 @@ fn build(raw: &RawGame) -> Result<Option<ScoredGame>, (usize, String)> {
         .result
         .as_deref()
         .or_else(|| raw.tag("Result").map(|(_, value)| value));
-    let result = match result_text {
-        Some("1-0") => GameResult::WhiteWins,
-        Some("0-1") => GameResult::BlackWins,
-        Some("1/2-1/2") => GameResult::Draw,
-        _ => return Ok(None),
+    let Some(result) = result_text.and_then(GameResult::from_name) else {
+        return Ok(None);
     };
     let start = raw.start()?;
     let mut position = start.clone();
